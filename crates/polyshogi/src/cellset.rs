@@ -1,0 +1,188 @@
+//! `CellSet`: a set of board cells as one `u128`.
+//! Every board polyshogi knows (127, 91 and 44 cells) fits, so set algebra is a few instructions.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
+
+use crate::geometry::Cell;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CellSet(pub u128);
+
+impl CellSet {
+    pub const EMPTY: CellSet = CellSet(0);
+
+    #[inline]
+    pub const fn from_cell(cell: Cell) -> CellSet {
+        CellSet(1u128 << cell.index())
+    }
+
+    #[inline]
+    pub const fn contains(self, cell: Cell) -> bool {
+        self.0 & (1u128 << cell.index()) != 0
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    #[inline]
+    pub fn insert(&mut self, cell: Cell) {
+        self.0 |= 1u128 << cell.index();
+    }
+
+    #[inline]
+    pub fn remove(&mut self, cell: Cell) {
+        self.0 &= !(1u128 << cell.index());
+    }
+
+    #[inline]
+    pub const fn with(self, cell: Cell) -> CellSet {
+        CellSet(self.0 | (1u128 << cell.index()))
+    }
+
+    #[inline]
+    pub const fn without(self, cell: Cell) -> CellSet {
+        CellSet(self.0 & !(1u128 << cell.index()))
+    }
+
+    /// The cell with the lowest index.
+    #[inline]
+    pub fn first(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Cell::new_unchecked(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The cell with the highest index.
+    #[inline]
+    pub fn last(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Cell::new_unchecked(127 - self.0.leading_zeros() as u8))
+        }
+    }
+
+    /// True when the set has exactly one cell.
+    #[inline]
+    pub const fn is_single(self) -> bool {
+        self.0 != 0 && self.0 & (self.0 - 1) == 0
+    }
+}
+
+impl Iterator for CellSet {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        let cell = self.first()?;
+        self.0 &= self.0 - 1;
+        Some(cell)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl FromIterator<Cell> for CellSet {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Self {
+        let mut set = CellSet::EMPTY;
+        for cell in iter {
+            set.insert(cell);
+        }
+        set
+    }
+}
+
+impl BitAnd for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitand(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 & rhs.0)
+    }
+}
+
+impl BitOr for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitor(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 | rhs.0)
+    }
+}
+
+impl BitXor for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitxor(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 ^ rhs.0)
+    }
+}
+
+impl Sub for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn sub(self, rhs: CellSet) -> CellSet {
+        CellSet(self.0 & !rhs.0)
+    }
+}
+
+impl Not for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn not(self) -> CellSet {
+        CellSet(!self.0)
+    }
+}
+
+impl BitAndAssign for CellSet {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: CellSet) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl BitOrAssign for CellSet {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: CellSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl fmt::Debug for CellSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.map(|c| c.index())).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iteration_is_in_index_order_and_first_last_agree() {
+        let set: CellSet = [5u8, 0, 126, 64].into_iter().map(Cell::new_unchecked).collect();
+        let indices: Vec<u8> = set.map(|c| c.index()).collect();
+        assert_eq!(indices, vec![0, 5, 64, 126]);
+        assert_eq!(set.first().unwrap().index(), 0);
+        assert_eq!(set.last().unwrap().index(), 126);
+        assert_eq!(set.count(), 4);
+        assert!(!set.is_single());
+        assert!(CellSet::from_cell(Cell::new_unchecked(9)).is_single());
+    }
+}

@@ -1,0 +1,261 @@
+//! Hexagonal boards of radius 5 (91 cells) and 6 (127 cells), pointy-top cells in axial
+//! coordinates, with per-cell step and ray tables for the twelve clock directions.
+
+use std::sync::LazyLock;
+
+use super::{Cell, Hour};
+use crate::cellset::CellSet;
+
+/// Axial (Δq, Δr) of one step in each screen hour (RULES.md §1.2). Orthogonals reach the
+/// neighbouring cell; diagonals reach the cell two away, between two neighbours.
+const HOUR_VECTORS: [(i8, i8); 12] = [
+    (1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1),
+    (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1),
+];
+
+/// The 127-cell board of Sannin shogi.
+pub static HEX127: LazyLock<HexGrid> = LazyLock::new(|| HexGrid::new(6));
+/// The 91-cell board of the Hex Shogi 91 games.
+pub static HEX91: LazyLock<HexGrid> = LazyLock::new(|| HexGrid::new(5));
+
+/// A regular hexagon of hexagonal cells. Cells are numbered row by row from the top row, left
+/// to right, so the index grows monotonically along every ray: that lets the nearest piece on
+/// a ray be found with one bit scan.
+pub struct HexGrid {
+    radius: i8,
+    axial: Vec<(i8, i8)>,
+    lookup: Vec<Option<Cell>>,
+    steps: Vec<[Option<Cell>; 12]>,
+    rays: Vec<[CellSet; 12]>,
+    all: CellSet,
+}
+
+impl HexGrid {
+    fn new(radius: i8) -> HexGrid {
+        let width = (2 * radius + 1) as usize;
+        let mut axial = Vec::new();
+        let mut lookup = vec![None; width * width];
+        for r in -radius..=radius {
+            for q in -radius..=radius {
+                if (q + r).abs() <= radius {
+                    let cell = Cell::new_unchecked(axial.len() as u8);
+                    lookup[(r + radius) as usize * width + (q + radius) as usize] = Some(cell);
+                    axial.push((q, r));
+                }
+            }
+        }
+        let mut grid = HexGrid {
+            radius,
+            axial,
+            lookup,
+            steps: Vec::new(),
+            rays: Vec::new(),
+            all: CellSet::EMPTY,
+        };
+        grid.all = grid.cells().collect();
+        grid.steps = grid
+            .cells()
+            .map(|cell| {
+                Hour::ALL.map(|hour| {
+                    let (q, r) = grid.axial(cell);
+                    let (dq, dr) = HOUR_VECTORS[hour.index()];
+                    grid.at(q + dq, r + dr)
+                })
+            })
+            .collect();
+        grid.rays = grid
+            .cells()
+            .map(|cell| {
+                Hour::ALL.map(|hour| {
+                    let mut ray = CellSet::EMPTY;
+                    let mut cur = cell;
+                    while let Some(next) = grid.step(cur, hour) {
+                        ray.insert(next);
+                        cur = next;
+                    }
+                    ray
+                })
+            })
+            .collect();
+        grid
+    }
+
+    pub fn radius(&self) -> i8 {
+        self.radius
+    }
+
+    pub fn len(&self) -> usize {
+        self.axial.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.axial.is_empty()
+    }
+
+    pub fn all(&self) -> CellSet {
+        self.all
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.axial.len() as u8).map(Cell::new_unchecked)
+    }
+
+    /// The cell with this index, if the board has it.
+    pub fn cell(&self, index: usize) -> Option<Cell> {
+        (index < self.len()).then(|| Cell::new_unchecked(index as u8))
+    }
+
+    /// The centre cell (the Pleasure Garden in Sannin shogi).
+    pub fn centre(&self) -> Cell {
+        self.at(0, 0).expect("every hexagon has a centre")
+    }
+
+    pub(super) fn axial(&self, cell: Cell) -> (i8, i8) {
+        self.axial[cell.usize()]
+    }
+
+    pub(super) fn at(&self, q: i8, r: i8) -> Option<Cell> {
+        let radius = self.radius;
+        if q.abs() > radius || r.abs() > radius || (q + r).abs() > radius {
+            return None;
+        }
+        let width = (2 * radius + 1) as usize;
+        self.lookup[(r + radius) as usize * width + (q + radius) as usize]
+    }
+
+    /// The cell one step away in `hour`: a neighbour for an orthogonal, the cell two away for
+    /// a diagonal.
+    #[inline]
+    pub fn step(&self, cell: Cell, hour: Hour) -> Option<Cell> {
+        self.steps[cell.usize()][hour.index()]
+    }
+
+    /// Every cell reached by repeating the step in `hour`, as far as the board goes.
+    #[inline]
+    pub fn ray(&self, cell: Cell, hour: Hour) -> CellSet {
+        self.rays[cell.usize()][hour.index()]
+    }
+
+    /// True when cell indices grow along rays in `hour`.
+    #[inline]
+    pub const fn ray_grows(hour: Hour) -> bool {
+        let (dq, dr) = HOUR_VECTORS[hour.index()];
+        dr > 0 || (dr == 0 && dq > 0)
+    }
+
+    /// The first occupied cell along the ray, if any. Cells a diagonal passes between are not
+    /// on the ray, so they never block.
+    #[inline]
+    pub fn first_on_ray(&self, cell: Cell, hour: Hour, occupied: CellSet) -> Option<Cell> {
+        let blockers = self.ray(cell, hour) & occupied;
+        if Self::ray_grows(hour) {
+            blockers.first()
+        } else {
+            blockers.last()
+        }
+    }
+
+    /// The cells a ranging piece reaches along the ray: the empty ones and the first occupied.
+    #[inline]
+    pub fn ray_reach(&self, cell: Cell, hour: Hour, occupied: CellSet) -> CellSet {
+        let ray = self.ray(cell, hour);
+        match self.first_on_ray(cell, hour, occupied) {
+            Some(blocker) => ray - self.ray(blocker, hour),
+            None => ray,
+        }
+    }
+
+    /// The cells strictly between two cells on one ray, or `None` when no ray joins them.
+    pub fn between(&self, from: Cell, to: Cell) -> Option<CellSet> {
+        Hour::ALL.into_iter().find_map(|hour| {
+            let ray = self.ray(from, hour);
+            ray.contains(to).then(|| ray - self.ray(to, hour).with(to))
+        })
+    }
+
+    /// The cell turned 120° counter-clockwise about the centre.
+    pub fn rotated_ccw120(&self, cell: Cell) -> Cell {
+        let (q, r) = self.axial(cell);
+        self.at(r, -q - r).expect("rotation keeps a cell on the board")
+    }
+
+    /// The cell turned 120° clockwise about the centre.
+    pub fn rotated_cw120(&self, cell: Cell) -> Cell {
+        let (q, r) = self.axial(cell);
+        self.at(-q - r, q).expect("rotation keeps a cell on the board")
+    }
+
+    /// The cells within `depth` rows of the board edge that lies in direction `outward` from
+    /// the centre (`outward` is a diagonal hour: each edge of the board faces a corner
+    /// direction of its cells).
+    pub fn band(&self, outward: Hour, depth: i8) -> CellSet {
+        assert!(!outward.is_orthogonal(), "board edges face diagonal hours");
+        let (dq, dr) = HOUR_VECTORS[outward.index()];
+        let ds = -dq - dr;
+        self.cells()
+            .filter(|&cell| {
+                let (q, r) = self.axial(cell);
+                let s = -q - r;
+                // The component of size 2 names the axis that is constant along the edge.
+                let toward_edge = q * dq.signum() * (dq.abs() / 2)
+                    + r * dr.signum() * (dr.abs() / 2)
+                    + s * ds.signum() * (ds.abs() / 2);
+                toward_edge > self.radius - depth
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_have_127_and_91_cells() {
+        assert_eq!(HEX127.len(), 127);
+        assert_eq!(HEX91.len(), 91);
+        assert_eq!(HEX127.all().count(), 127);
+    }
+
+    #[test]
+    fn every_ray_is_monotonic_in_cell_index() {
+        for grid in [&*HEX127, &*HEX91] {
+            for cell in grid.cells() {
+                for hour in Hour::ALL {
+                    let mut cur = cell;
+                    while let Some(next) = grid.step(cur, hour) {
+                        assert_eq!(next > cur, HexGrid::ray_grows(hour));
+                        cur = next;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn centre_cell_has_twelve_steps_and_corner_has_fewer() {
+        let centre = HEX127.centre();
+        assert!(Hour::ALL.iter().all(|&h| HEX127.step(centre, h).is_some()));
+        let top_left = HEX127.cell(0).unwrap();
+        let steps = Hour::ALL.iter().filter(|&&h| HEX127.step(top_left, h).is_some()).count();
+        assert_eq!(steps, 5); // 3 neighbours and 2 diagonals from a corner cell
+    }
+
+    #[test]
+    fn three_rotations_are_the_identity() {
+        for cell in HEX127.cells() {
+            let once = HEX127.rotated_ccw120(cell);
+            assert_eq!(HEX127.rotated_cw120(once), cell);
+            assert_eq!(HEX127.rotated_ccw120(HEX127.rotated_ccw120(once)), cell);
+        }
+    }
+
+    #[test]
+    fn three_row_bands_have_24_cells_and_edges_7() {
+        for hour in [0, 2, 4, 6, 8, 10].map(Hour::new) {
+            assert_eq!(HEX127.band(hour, 3).count(), 24);
+            assert_eq!(HEX127.band(hour, 1).count(), 7);
+            assert_eq!(HEX91.band(hour, 3).count(), 21);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! polyshogi: the rules of shogi variants on hexagonal and triangular boards, for two and
+//! three players. No I/O: boards, positions, moves, move text and perft.
+
+pub mod cellset;
+pub mod geometry;
+pub mod mv;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod piece;
+pub mod player;
+pub mod variant;
+
+pub use cellset::CellSet;
+pub use geometry::{Cell, Hour};
+pub use mv::{HourSet, Move, MoveList};
+pub use outcome::{Event, Events, Outcome};
+pub use piece::{Hand, Piece, Role};
+pub use player::{ByPlayer, Player, PlayerSet};
+pub use variant::Variant;

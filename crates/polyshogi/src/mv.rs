@@ -1,0 +1,137 @@
+//! Moves: the `Move` enum that names every special case, its packed `u32` form for search
+//! tables, and `MoveList`, a fixed-capacity list that move generation fills without allocating.
+
+use arrayvec::ArrayVec;
+
+use crate::geometry::{Cell, Hour};
+use crate::piece::Role;
+
+/// A set of clock hours, one bit per hour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct HourSet(u16);
+
+impl HourSet {
+    pub const EMPTY: HourSet = HourSet(0);
+
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    pub const fn from_bits(bits: u16) -> HourSet {
+        HourSet(bits & 0x0fff)
+    }
+
+    #[inline]
+    pub fn insert(&mut self, hour: Hour) {
+        self.0 |= 1 << hour.index();
+    }
+
+    #[inline]
+    pub const fn contains(self, hour: Hour) -> bool {
+        self.0 & (1 << hour.index()) != 0
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Hour> {
+        Hour::ALL.into_iter().filter(move |&h| self.contains(h))
+    }
+}
+
+/// One action of a player.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// A piece moves (castling included: a king's jump is a normal move from its cell).
+    Normal { from: Cell, to: Cell, promote: bool },
+    /// A piece from the hand is put on an empty cell, unpromoted.
+    Drop { role: Role, to: Cell },
+    /// A promoted king, instead of moving, removes the first piece on each ray in `rays`
+    /// (Sannin shogi's illumination). The rays are screen hours from `from`.
+    Illuminate { from: Cell, rays: HourSet },
+    /// A forced pass.
+    Pass,
+}
+
+// Packed layout, low bits first:
+//   bits 0..2   kind: 0 normal, 1 drop, 2 illuminate, 3 pass
+//   bits 2..9   destination cell (normal, drop) or origin (illuminate)
+//   bits 9..16  origin cell (normal)
+//   bit  16     promote (normal); bits 16..19 role (drop); bits 16..28 rays (illuminate)
+const KIND_NORMAL: u32 = 0;
+const KIND_DROP: u32 = 1;
+const KIND_ILLUMINATE: u32 = 2;
+const KIND_PASS: u32 = 3;
+
+impl Move {
+    /// The move as one `u32` (see the layout above); never zero, so zero can mean "no move".
+    pub fn pack(self) -> u32 {
+        match self {
+            Move::Normal { from, to, promote } => {
+                KIND_NORMAL | (to.index() as u32) << 2 | (from.index() as u32) << 9 | (promote as u32) << 16 | 1 << 31
+            }
+            Move::Drop { role, to } => KIND_DROP | (to.index() as u32) << 2 | (role as u32) << 16,
+            Move::Illuminate { from, rays } => {
+                KIND_ILLUMINATE | (from.index() as u32) << 2 | (rays.bits() as u32) << 16
+            }
+            Move::Pass => KIND_PASS,
+        }
+    }
+
+    /// The move a packed value stands for, or `None` for a value `pack` never makes.
+    pub fn unpack(packed: u32) -> Option<Move> {
+        let cell = |shift: u32| Cell::new(((packed >> shift) & 0x7f) as u8);
+        match packed & 3 {
+            KIND_NORMAL if packed >> 31 == 1 => Some(Move::Normal {
+                from: cell(9)?,
+                to: cell(2)?,
+                promote: (packed >> 16) & 1 == 1,
+            }),
+            KIND_DROP => Some(Move::Drop {
+                role: Role::from_index(((packed >> 16) & 7) as usize)?,
+                to: cell(2)?,
+            }),
+            KIND_ILLUMINATE => Some(Move::Illuminate {
+                from: cell(2)?,
+                rays: HourSet::from_bits((packed >> 16) as u16),
+            }),
+            KIND_PASS => Some(Move::Pass),
+            _ => None,
+        }
+    }
+}
+
+/// Room for every legal move of any position: at most 4095 illumination subsets, 7 roles
+/// dropped on at most 126 cells, and the board moves.
+pub const MAX_MOVES: usize = 6144;
+
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips_every_kind() {
+        let a = Cell::new(3).unwrap();
+        let b = Cell::new(126).unwrap();
+        let mut rays = HourSet::EMPTY;
+        rays.insert(Hour::new(0));
+        rays.insert(Hour::new(11));
+        for m in [
+            Move::Normal { from: a, to: b, promote: true },
+            Move::Normal { from: b, to: a, promote: false },
+            Move::Drop { role: Role::Pawn, to: b },
+            Move::Illuminate { from: a, rays },
+            Move::Pass,
+        ] {
+            assert_ne!(m.pack(), 0);
+            assert_eq!(Move::unpack(m.pack()), Some(m));
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Rule options: a typed set of choices per variant, with RULES.md §5 defaults, parsed from
+//! and written as `key=value` text.
+
+use std::fmt;
+
+/// A `key=value` rule option that could not be applied.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RuleOptionError {
+    /// The text has no `=`.
+    Malformed(String),
+    /// The variant has no option of that name.
+    UnknownKey { key: String, known: Vec<&'static str> },
+    /// The option exists but the value is not one of its choices.
+    BadValue { key: String, value: String, expected: String },
+}
+
+impl fmt::Display for RuleOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleOptionError::Malformed(text) => {
+                write!(f, "rule option `{text}` is not of the form key=value")
+            }
+            RuleOptionError::UnknownKey { key, known } => {
+                write!(f, "unknown rule option `{key}` (known: {})", known.join(", "))
+            }
+            RuleOptionError::BadValue { key, value, expected } => {
+                write!(f, "rule option `{key}` cannot be `{value}` (expected {expected})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleOptionError {}
+
+/// Splits `key=value`.
+pub fn split_option(text: &str) -> Result<(&str, &str), RuleOptionError> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| RuleOptionError::Malformed(text.to_string()))?;
+    Ok((key.trim(), value.trim()))
+}
+
+/// Declares an enum of choices for a rule option, with its text names.
+macro_rules! choice {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            pub fn parse(key: &str, value: &str) -> Result<$name, RuleOptionError> {
+                Self::ALL.iter().copied().find(|c| c.name() == value).ok_or_else(|| {
+                    RuleOptionError::BadValue {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        expected: Self::ALL.iter().map(|c| c.name()).collect::<Vec<_>>().join("|"),
+                    }
+                })
+            }
+        }
+    };
+}
+pub(crate) use choice;
+
+pub fn parse_bool(key: &str, value: &str) -> Result<bool, RuleOptionError> {
+    match value {
+        "true" | "on" | "yes" => Ok(true),
+        "false" | "off" | "no" => Ok(false),
+        _ => Err(RuleOptionError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: "true|false".to_string(),
+        }),
+    }
+}
+
+pub fn parse_number(key: &str, value: &str) -> Result<u32, RuleOptionError> {
+    value.parse().map_err(|_| RuleOptionError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        expected: "a whole number".to_string(),
+    })
+}

@@ -1,0 +1,34 @@
+//! Sannin shogi (kokusai sannin shōgi): three players on 127 hexes, RULES.md §1.
+//! Tables are data (`tables`); the irreducible rules are code (`movegen`, `play`).
+
+mod game;
+mod key;
+mod movegen;
+mod play;
+mod position;
+mod rules;
+mod tables;
+
+pub use game::SanninGame;
+pub use play::IllegalMove;
+pub use position::{PositionError, SanninPosition, SanninSetup};
+pub use rules::{
+    AlliedPromotion, Compulsory, DeadCellRule, Illumination, MateEvaluation, PreGameAlliance,
+    Repetition, SanninRules, Stalemate, TurnAfterMate,
+};
+pub use tables::{SanninTables, FORWARD};
+
+use crate::player::Player;
+
+/// The seat names of Sannin shogi, in turn order.
+pub fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::First => "First",
+        Player::Second => "Middle",
+        Player::Third => "Last",
+    }
+}
+
+pub fn player_letter(player: Player) -> char {
+    player_name(player).chars().next().expect("names are not empty")
+}

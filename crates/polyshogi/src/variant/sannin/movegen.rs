@@ -1,0 +1,358 @@
+//! Legal move generation for Sannin shogi, from precomputed tables and without allocating.
+//! The common case (mover not in check, not allied) proves legality with pins; every other
+//! case tries each candidate on a copy of the position.
+
+use arrayvec::ArrayVec;
+
+use super::position::SanninPosition;
+use super::rules::{AlliedPromotion, DeadCellRule, Illumination, Stalemate};
+use super::tables::{can_ever_promote, code_of};
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, Hour};
+use crate::mv::{HourSet, Move, MoveList};
+use crate::piece::{Piece, Role};
+use crate::player::Player;
+
+/// Nested mate tests (a pawn drop that might mate, inside a mate test) stop at this depth and
+/// allow the drop; real games never come near it.
+const MAX_DROP_MATE_DEPTH: u8 = 2;
+
+/// What the generator knows about the mover's king before generating.
+struct KingSafety {
+    king: Cell,
+    /// Check every candidate on a copy: the mover is in check, or allied (his moves must not
+    /// check his ally), or the rules forbid exposing an ally.
+    by_trial: bool,
+    pinned: CellSet,
+    pin_lines: ArrayVec<(Cell, CellSet), 12>,
+}
+
+impl SanninPosition {
+    /// Every legal action of the player to move.
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate_for(self.to_move, out, 0);
+    }
+
+    /// Whether `player`, if it were his turn now, would have a legal action.
+    pub(super) fn has_legal_action(&self, player: Player, depth: u8) -> bool {
+        let mut moves = MoveList::new();
+        self.generate_for(player, &mut moves, depth);
+        !moves.is_empty()
+    }
+
+    /// Appends the legal actions of `mover` as if it were his turn.
+    pub(super) fn generate_for(&self, mover: Player, out: &mut MoveList, depth: u8) {
+        if self.outcome.is_some() || !self.active.contains(mover) {
+            return;
+        }
+        let Some(king) = self.kings[mover] else { return };
+        let first_new = out.len();
+        let safety = self.king_safety(mover, king);
+        self.generate_board_moves(mover, &safety, out, depth);
+        self.generate_king_moves(mover, &safety, out, depth);
+        self.generate_drops(mover, &safety, out, depth);
+        self.generate_illuminations(mover, &safety, out, depth);
+        if out.len() == first_new && self.rules.stalemate == Stalemate::Pass && !self.in_check(mover) {
+            out.push(Move::Pass);
+        }
+    }
+
+    fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
+        let others = self.others_pieces(mover);
+        let in_check = self.is_attacked(king, others, self.occupied);
+        let allied = !self.allies.is_empty() && self.allies.contains(mover);
+        let mut safety = KingSafety {
+            king,
+            by_trial: in_check || allied,
+            pinned: CellSet::EMPTY,
+            pin_lines: ArrayVec::new(),
+        };
+        if safety.by_trial {
+            return safety;
+        }
+        let grid = self.tables.grid;
+        let own = self.by_player[mover];
+        for hour in Hour::ALL {
+            if (grid.ray(king, hour) & others).is_empty() {
+                continue;
+            }
+            let Some(shield) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+            if !own.contains(shield) {
+                continue;
+            }
+            let Some(pinner) = grid.first_on_ray(shield, hour, self.occupied) else { continue };
+            let code = self.board[pinner.usize()] as usize;
+            if others.contains(pinner) && self.tables.range_hours[code].contains(hour.opposite()) {
+                safety.pinned.insert(shield);
+                let line = grid.ray(king, hour) - grid.ray(pinner, hour);
+                safety.pin_lines.push((shield, line));
+            }
+        }
+        safety
+    }
+
+    /// Cells no move may end on: own pieces and every king (kings are never captured).
+    fn forbidden_targets(&self, mover: Player) -> CellSet {
+        let mut forbidden = self.by_player[mover];
+        for p in mover.others3() {
+            if let Some(k) = self.kings[p] {
+                forbidden.insert(k);
+            }
+        }
+        forbidden
+    }
+
+    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+        let tables = self.tables;
+        let grid = tables.grid;
+        let forbidden = self.forbidden_targets(mover);
+        for from in self.by_player[mover].without(safety.king) {
+            let code = self.board[from.usize()] as usize;
+            let mut targets = tables.step_targets[code][from.usize()];
+            for hour in tables.range_hours[code].iter() {
+                targets |= grid.ray_reach(from, hour, self.occupied);
+            }
+            targets = targets - forbidden;
+            if safety.pinned.contains(from) {
+                let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
+                targets &= line.unwrap_or(CellSet::EMPTY);
+            }
+            let piece = self.piece_at(from).expect("own piece");
+            for to in targets {
+                self.push_with_promotions(mover, from, to, piece, out, |m| {
+                    !safety.by_trial || self.is_legal_by_trial(m, mover, depth)
+                });
+            }
+        }
+    }
+
+    fn generate_king_moves(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+        let tables = self.tables;
+        let grid = tables.grid;
+        let from = safety.king;
+        let code = self.board[from.usize()] as usize;
+        let forbidden = self.forbidden_targets(mover);
+        let mut steps = tables.step_targets[code][from.usize()];
+        for hour in tables.range_hours[code].iter() {
+            steps |= grid.ray_reach(from, hour, self.occupied);
+        }
+        let mut targets = steps - forbidden;
+        // Castling (§1.9): the unmoved, never-checked king of a game without alliances jumps
+        // to any cell of its own territory. Where a step reaches the same cell it is one move.
+        if self.may_castle[mover] && self.allies.is_empty() && self.former_allies.is_empty() {
+            let mut jumps = tables.territory[mover] - forbidden - steps;
+            if !self.rules.castle_may_capture {
+                jumps = jumps - self.occupied;
+            }
+            targets |= jumps;
+        }
+        let piece = self.piece_at(from).expect("own king");
+        let others = self.others_pieces(mover);
+        let occupied_without_king = self.occupied.without(from);
+        for to in targets {
+            self.push_with_promotions(mover, from, to, piece, out, |m| {
+                if safety.by_trial {
+                    self.is_legal_by_trial(m, mover, depth)
+                } else {
+                    !self.is_attacked(to, others.without(to), occupied_without_king)
+                }
+            });
+        }
+    }
+
+    fn generate_drops(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+        let hand = &self.hands[mover];
+        if hand.is_empty() {
+            return;
+        }
+        let empty = self.tables.grid.all() - self.occupied;
+        for role in Role::DROPPABLE {
+            if hand.count(role) == 0 {
+                continue;
+            }
+            let mut targets = empty;
+            if matches!(role, Role::Pawn | Role::Lance) {
+                targets = targets - self.tables.dead_cells[mover];
+            }
+            let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
+            for to in targets {
+                let m = Move::Drop { role, to };
+                let legal = if safety.by_trial {
+                    self.is_legal_by_trial(m, mover, depth)
+                } else if role == Role::Pawn && self.rules.forbid_pawn_drop_mate {
+                    // A drop cannot expose the dropper's king; only a mating pawn drop is barred.
+                    let attacked = self.tables.step_targets[pawn_code][to.usize()];
+                    let gives_check = mover.others3().iter().any(|&p| self.kings[p].is_some_and(|k| attacked.contains(k)));
+                    !gives_check || self.is_legal_by_trial(m, mover, depth)
+                } else {
+                    true
+                };
+                if legal {
+                    out.push(m);
+                }
+            }
+        }
+    }
+
+    /// §1.11: a promoted king may, instead of moving, remove the first piece on any of its
+    /// rays that belongs to another player, is not a king and is attacked by neither other
+    /// player (protection judged before the action).
+    fn generate_illuminations(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+        let king = safety.king;
+        if !self.piece_at(king).is_some_and(|k| k.promoted) || !self.illumination_ready[mover] {
+            return;
+        }
+        let grid = self.tables.grid;
+        let others = self.others_pieces(mover);
+        let mut eligible = HourSet::EMPTY;
+        let mut exposing = HourSet::EMPTY;
+        for hour in Hour::ALL {
+            let Some(target) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+            if !others.contains(target) || self.piece_at(target).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            if self.is_attacked(target, others, self.occupied) {
+                continue;
+            }
+            eligible.insert(hour);
+            // Removing the target opens the ray: the king must not then stand attacked along it.
+            if let Some(behind) = grid.first_on_ray(target, hour, self.occupied) {
+                let code = self.board[behind.usize()] as usize;
+                if others.contains(behind) && self.tables.range_hours[code].contains(hour.opposite()) {
+                    exposing.insert(hour);
+                }
+            }
+        }
+        if eligible.is_empty() {
+            return;
+        }
+        let mut push = |rays: HourSet| {
+            let m = Move::Illuminate { from: king, rays };
+            let legal = if safety.by_trial {
+                self.is_legal_by_trial(m, mover, depth)
+            } else {
+                (rays.bits() & exposing.bits()) == 0
+            };
+            if legal {
+                out.push(m);
+            }
+        };
+        match self.rules.illumination {
+            Illumination::All => push(eligible),
+            Illumination::ExactlyOne => eligible.iter().for_each(|h| {
+                let mut one = HourSet::EMPTY;
+                one.insert(h);
+                push(one);
+            }),
+            Illumination::Subset => {
+                let mask = eligible.bits();
+                let mut subset = mask;
+                while subset != 0 {
+                    push(HourSet::from_bits(subset));
+                    subset = (subset - 1) & mask;
+                }
+            }
+        }
+    }
+
+    /// Pushes the move from `from` to `to`, promoted and/or not as §1.8 allows, keeping each
+    /// version that `legal` accepts.
+    fn push_with_promotions(
+        &self,
+        mover: Player,
+        from: Cell,
+        to: Cell,
+        piece: Piece,
+        out: &mut MoveList,
+        legal: impl Fn(Move) -> bool,
+    ) {
+        let mut push = |promote: bool| {
+            let m = Move::Normal { from, to, promote };
+            if legal(m) {
+                out.push(m);
+            }
+        };
+        let (plain, promoted) = self.promotion_choices(mover, from, to, piece);
+        if promoted {
+            push(true);
+        }
+        if plain {
+            push(false);
+        }
+    }
+
+    /// Which versions of a board move exist: (without promotion, with promotion).
+    fn promotion_choices(&self, mover: Player, from: Cell, to: Cell, piece: Piece) -> (bool, bool) {
+        if piece.promoted || !can_ever_promote(piece.role) {
+            return (true, false);
+        }
+        let tables = self.tables;
+        let rules = &self.rules;
+        let dead = matches!(piece.role, Role::Pawn | Role::Lance) && tables.dead_cells[mover].contains(to);
+        let stuck_allowed = rules.dead_cell_rule == DeadCellRule::AllowStuck;
+        if let (Some(ally), AlliedPromotion::ForcedInAllyTerritory) = (self.ally_of(mover), rules.allied_promotion) {
+            // The ja.wikipedia reading: allies promote, compulsorily, in each other's territory
+            // and nowhere else.
+            let territory = tables.territory[ally];
+            if territory.contains(from) || territory.contains(to) {
+                return (false, true);
+            }
+            return (!dead || stuck_allowed, false);
+        }
+        let zone = tables.promotion_zone[mover];
+        let in_zone = zone.contains(from) || zone.contains(to);
+        let qualifies = if piece.role == Role::King {
+            rules.king_zone_promotion && in_zone
+        } else {
+            // Moving into or out of the Garden qualifies; passing over it does not.
+            in_zone || from == tables.garden || to == tables.garden
+        };
+        let may_promote = self.may_promote(mover);
+        if dead {
+            return match rules.dead_cell_rule {
+                DeadCellRule::ForcePromote => (false, may_promote),
+                DeadCellRule::Illegal => (false, may_promote && qualifies),
+                DeadCellRule::AllowStuck => (true, may_promote && qualifies),
+            };
+        }
+        (true, may_promote && qualifies)
+    }
+
+    /// Plays the move's piece changes on a copy and checks the result: the mover's king safe
+    /// from every other player, no allied king attacked by the mover, and no mating pawn drop.
+    pub(super) fn is_legal_by_trial(&self, m: Move, mover: Player, depth: u8) -> bool {
+        let mut next = self.clone();
+        next.apply_pieces(m, mover);
+        if next.in_check(mover) {
+            return false;
+        }
+        if let Some(ally) = self.ally_of(mover) {
+            if let Some(ally_king) = next.kings[ally] {
+                if next.is_attacked(ally_king, next.by_player[mover], next.occupied) {
+                    return false;
+                }
+                if self.rules.forbid_exposing_ally {
+                    let lone = next.by_player[ally.others3().into_iter().find(|&p| p != mover).unwrap()];
+                    let was = self.kings[ally].is_some_and(|k| self.is_attacked(k, lone, self.occupied));
+                    if !was && next.is_attacked(ally_king, lone, next.occupied) {
+                        return false;
+                    }
+                }
+            }
+        }
+        if let Move::Drop { role: Role::Pawn, to } = m {
+            if self.rules.forbid_pawn_drop_mate && depth < MAX_DROP_MATE_DEPTH {
+                let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
+                let attacked = self.tables.step_targets[pawn_code][to.usize()];
+                for victim in mover.others3() {
+                    let checked = next.kings[victim].is_some_and(|k| attacked.contains(k));
+                    if checked && !next.has_legal_action(victim, depth + 1) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}

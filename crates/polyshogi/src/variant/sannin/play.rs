@@ -1,0 +1,174 @@
+//! Playing a Sannin move: the piece changes, then everything the move sets off in order —
+//! Garden win, lost castling rights, immediate checkmates, eliminations, the alliance, whose
+//! turn it is, and players left without a legal action (RULES.md §1.9–1.14).
+
+use arrayvec::ArrayVec;
+
+use super::position::SanninPosition;
+use super::rules::{MateEvaluation, Stalemate, TurnAfterMate};
+use crate::mv::{Move, MoveList};
+use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
+use crate::piece::Role;
+use crate::player::{Player, PlayerSet};
+
+/// Why a move was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IllegalMove {
+    GameOver,
+    NotLegal,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::NotLegal => write!(f, "the move is not legal in this position"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl SanninPosition {
+    /// Plays `m` if it is legal for the player to move; the position is unchanged otherwise.
+    pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if !moves.contains(&m) {
+            return Err(IllegalMove::NotLegal);
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (one from `legal_moves`).
+    pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mover = self.to_move;
+        let mut events = Events::new();
+        self.apply_pieces(m, mover);
+        self.plies += 1;
+        // A king promoted on another player's turn may illuminate on its owner's next turn.
+        for p in mover.others3() {
+            self.illumination_ready[p] = true;
+        }
+
+        if let Move::Normal { from: _, to, .. } = m {
+            let moved_king = self.piece_at(to).is_some_and(|p| p.role == Role::King);
+            if moved_king && to == self.tables.garden && self.has_garden_right(mover) {
+                self.finish(Outcome::Win { winner: mover, reason: WinReason::Garden }, &mut events);
+                return events;
+            }
+        }
+
+        // A king attacked by anyone, even by an ally, may never castle afterwards.
+        for p in Player::ALL {
+            if self.may_castle[p] && self.in_check(p) {
+                self.may_castle[p] = false;
+            }
+        }
+
+        let mut mated_someone = false;
+        if self.rules.mate_evaluation == MateEvaluation::Immediate {
+            // Judge every other player in the same position, so one move can mate both. The
+            // lone player falls first: mating him and (through his fall) an ally at once
+            // dissolves the alliance and leaves the mover the last player standing.
+            let mut victims: ArrayVec<Player, 2> = mover
+                .others3()
+                .into_iter()
+                .filter(|&p| self.active.contains(p) && self.in_check(p) && !self.has_legal_action(p, 0))
+                .collect();
+            victims.sort_by_key(|&p| self.allies.contains(p));
+            for victim in victims {
+                events.push(Event::Checkmated { player: victim, by: mover });
+                self.remove_player(victim, &mut events);
+                mated_someone = true;
+            }
+        }
+
+        if self.outcome.is_none() {
+            self.to_move = if mated_someone && self.rules.turn_after_mate == TurnAfterMate::MatingPlayer {
+                mover
+            } else {
+                self.next_active(mover)
+            };
+            self.resolve_player_without_action(&mut events);
+        }
+        if self.outcome.is_none() && self.plies >= self.rules.max_plies {
+            self.finish(Outcome::Draw { players: self.active, reason: DrawReason::PlyCap }, &mut events);
+        }
+        events
+    }
+
+    /// The player to move may have no legal action: a removal opened a line onto his king,
+    /// mates are judged at the victim's turn, or he is stalemated. Each case removes him (or
+    /// makes him pass, or draws), and the turn moves on until someone can act.
+    fn resolve_player_without_action(&mut self, events: &mut Events) {
+        while self.outcome.is_none() {
+            let player = self.to_move;
+            if self.has_legal_action(player, 0) {
+                return;
+            }
+            if self.in_check(player) {
+                let by = self.checking_player(player);
+                events.push(Event::Checkmated { player, by });
+            } else {
+                match self.rules.stalemate {
+                    Stalemate::Eliminate => events.push(Event::Stalemated { player }),
+                    // The move generator offers a pass, so the player has an action after all.
+                    Stalemate::Pass => return,
+                    Stalemate::Draw => {
+                        let outcome = Outcome::Draw { players: self.active, reason: DrawReason::Stalemate };
+                        self.finish(outcome, events);
+                        return;
+                    }
+                }
+            }
+            self.remove_player(player, events);
+            if self.outcome.is_none() {
+                self.to_move = self.next_active(player);
+            }
+        }
+    }
+
+    /// The first player (in turn order after the victim) whose piece attacks his king.
+    fn checking_player(&self, victim: Player) -> Player {
+        let king = self.kings[victim].expect("a checked player has a king");
+        victim
+            .others3()
+            .into_iter()
+            .find(|&p| self.is_attacked(king, self.by_player[p], self.occupied))
+            .unwrap_or(victim.next3())
+    }
+
+    /// Takes a mated or stalemated player out of the game, with the alliance consequences of
+    /// §1.13: an ally's fall loses the game for both allies; the lone player's fall dissolves
+    /// the alliance.
+    fn remove_player(&mut self, player: Player, events: &mut Events) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.allies.contains(player) {
+            let lone = player.others3().into_iter().find(|&p| !self.allies.contains(p)).expect("a lone player");
+            self.finish(Outcome::Win { winner: lone, reason: WinReason::AllyMated }, events);
+            return;
+        }
+        let was_allied = self.allies;
+        self.eliminate(player);
+        if !was_allied.is_empty() {
+            self.former_allies = was_allied;
+            self.allies = PlayerSet::EMPTY;
+            events.push(Event::AllianceDissolved { allies: was_allied });
+        }
+        if self.active.len() == 1 {
+            let winner = self.active.iter().next().expect("one player left");
+            self.finish(Outcome::Win { winner, reason: WinReason::LastStanding }, events);
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome, events: &mut Events) {
+        self.outcome = Some(outcome);
+        events.push(Event::GameOver(outcome));
+    }
+}

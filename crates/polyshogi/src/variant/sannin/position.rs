@@ -1,0 +1,497 @@
+//! The Sannin shogi position: board, hands, turn, alliance and per-player flags, built from an
+//! unchecked `SanninSetup` by a validating constructor; plus attack detection.
+
+use std::fmt;
+
+use super::rules::{PreGameAlliance, SanninRules};
+use super::tables::{can_ever_promote, code_of, piece_of, Code, SanninTables};
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, Hour};
+use crate::mv::Move;
+use crate::outcome::Outcome;
+use crate::piece::{Hand, Piece, Role};
+use crate::player::{ByPlayer, Player, PlayerSet};
+
+/// Everything a Sannin position holds, unchecked: what parsers and tests build.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SanninSetup {
+    pub pieces: Vec<(Cell, Piece)>,
+    pub hands: ByPlayer<Hand>,
+    pub to_move: Player,
+    pub eliminated: PlayerSet,
+    /// The two allied players, or empty.
+    pub allies: PlayerSet,
+    /// The two players of an alliance that has dissolved, or empty.
+    pub former_allies: PlayerSet,
+    /// Kings that have neither moved nor ever been in check, while no alliance ever existed.
+    pub may_castle: ByPlayer<bool>,
+    /// Promoted kings that may illuminate (not on a turn right after promoting by a move).
+    pub illumination_ready: ByPlayer<bool>,
+    pub plies: u32,
+}
+
+impl SanninSetup {
+    /// The start array of §1.4, with a pre-game alliance applied when the rules ask for one.
+    pub fn start(rules: &SanninRules) -> SanninSetup {
+        let tables = SanninTables::get(rules.promoted_rook_keeps_rear_diagonal);
+        let mut setup = SanninSetup {
+            pieces: tables.start.clone(),
+            hands: ByPlayer::default(),
+            to_move: Player::First,
+            eliminated: PlayerSet::EMPTY,
+            allies: PlayerSet::EMPTY,
+            former_allies: PlayerSet::EMPTY,
+            may_castle: ByPlayer([true; 3]),
+            illumination_ready: ByPlayer([true; 3]),
+            plies: 0,
+        };
+        if rules.alliance == PreGameAlliance::MiddleLast {
+            // The effects of forming an alliance (§1.13): no castling for anyone, and the lone
+            // king (First's) promoted at once, free to illuminate from its first turn.
+            setup.allies = PlayerSet::of(&[Player::Second, Player::Third]);
+            setup.may_castle = ByPlayer([false; 3]);
+            for (_, piece) in &mut setup.pieces {
+                if piece.player == Player::First && piece.role == Role::King {
+                    piece.promoted = true;
+                }
+            }
+        }
+        setup
+    }
+}
+
+/// Why a setup is not a playable position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    KingCount { player: Player, kings: usize },
+    EliminatedPlayerHasPieces(Player),
+    ToMoveEliminated(Player),
+    TwoPiecesOnOneCell(Cell),
+    KingInHand(Player),
+    PromotedForbidden { cell: Cell, role: Role },
+    /// An unpromoted pawn or lance stands where it can never move, which the rules forbid.
+    DeadPiece(Cell),
+    TooManyPieces { role: Role, count: u32 },
+    Alliance(&'static str),
+    FewerThanTwoPlayers,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KingCount { player, kings } => {
+                write!(f, "player {} has {kings} kings on the board (needs exactly 1)", player.index() + 1)
+            }
+            PositionError::EliminatedPlayerHasPieces(p) => {
+                write!(f, "player {} is eliminated but still has pieces", p.index() + 1)
+            }
+            PositionError::ToMoveEliminated(p) => {
+                write!(f, "player {} is to move but has been eliminated", p.index() + 1)
+            }
+            PositionError::TwoPiecesOnOneCell(c) => write!(f, "two pieces on cell {}", c.index()),
+            PositionError::KingInHand(p) => {
+                write!(f, "player {} holds a king in hand (kings are never captured)", p.index() + 1)
+            }
+            PositionError::PromotedForbidden { role, .. } => {
+                write!(f, "a {:?} has no promoted form", role)
+            }
+            PositionError::DeadPiece(c) => {
+                write!(f, "an unpromoted pawn or lance stands on a dead cell ({})", c.index())
+            }
+            PositionError::TooManyPieces { role, count } => {
+                write!(f, "{count} pieces of role {:?} exceed the three armies' total", role)
+            }
+            PositionError::Alliance(why) => write!(f, "bad alliance state: {why}"),
+            PositionError::FewerThanTwoPlayers => write!(f, "fewer than two players remain"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A legal, playable Sannin position.
+#[derive(Clone)]
+pub struct SanninPosition {
+    pub(super) tables: &'static SanninTables,
+    pub(super) rules: SanninRules,
+    pub(super) board: [Code; 128],
+    pub(super) by_player: ByPlayer<CellSet>,
+    pub(super) occupied: CellSet,
+    pub(super) kings: ByPlayer<Option<Cell>>,
+    pub(super) hands: ByPlayer<Hand>,
+    pub(super) to_move: Player,
+    pub(super) active: PlayerSet,
+    pub(super) allies: PlayerSet,
+    pub(super) former_allies: PlayerSet,
+    pub(super) may_castle: ByPlayer<bool>,
+    pub(super) illumination_ready: ByPlayer<bool>,
+    pub(super) plies: u32,
+    pub(super) outcome: Option<Outcome>,
+}
+
+impl SanninPosition {
+    /// The start position under `rules`.
+    pub fn start(rules: SanninRules) -> SanninPosition {
+        SanninPosition::from_setup(SanninSetup::start(&rules), rules)
+            .expect("the start array is a valid position")
+    }
+
+    /// Validates a setup.
+    pub fn from_setup(setup: SanninSetup, rules: SanninRules) -> Result<SanninPosition, PositionError> {
+        let tables = SanninTables::get(rules.promoted_rook_keeps_rear_diagonal);
+        let mut pos = SanninPosition {
+            tables,
+            rules,
+            board: [0; 128],
+            by_player: ByPlayer::default(),
+            occupied: CellSet::EMPTY,
+            kings: ByPlayer::default(),
+            hands: setup.hands,
+            to_move: setup.to_move,
+            active: PlayerSet::of(&Player::ALL),
+            allies: setup.allies,
+            former_allies: setup.former_allies,
+            may_castle: setup.may_castle,
+            illumination_ready: setup.illumination_ready,
+            plies: setup.plies,
+            outcome: None,
+        };
+        for p in setup.eliminated.iter() {
+            pos.active.remove(p);
+        }
+        if pos.active.len() < 2 {
+            return Err(PositionError::FewerThanTwoPlayers);
+        }
+        if !pos.active.contains(setup.to_move) {
+            return Err(PositionError::ToMoveEliminated(setup.to_move));
+        }
+        let mut king_counts = ByPlayer([0usize; 3]);
+        let mut role_counts = [0u32; 8];
+        for &(cell, piece) in &setup.pieces {
+            if cell.usize() >= tables.grid.len() || pos.occupied.contains(cell) {
+                return Err(PositionError::TwoPiecesOnOneCell(cell));
+            }
+            if piece.promoted && !can_ever_promote(piece.role) {
+                return Err(PositionError::PromotedForbidden { cell, role: piece.role });
+            }
+            if !pos.active.contains(piece.player) {
+                return Err(PositionError::EliminatedPlayerHasPieces(piece.player));
+            }
+            if !piece.promoted
+                && matches!(piece.role, Role::Pawn | Role::Lance)
+                && tables.dead_cells[piece.player].contains(cell)
+                && pos.rules.dead_cell_rule != super::rules::DeadCellRule::AllowStuck
+            {
+                return Err(PositionError::DeadPiece(cell));
+            }
+            if piece.role == Role::King {
+                king_counts[piece.player] += 1;
+                pos.kings[piece.player] = Some(cell);
+            }
+            role_counts[piece.role.index()] += 1;
+            pos.put(cell, piece);
+        }
+        for p in Player::ALL {
+            let expected = usize::from(pos.active.contains(p));
+            if king_counts[p] != expected {
+                return Err(PositionError::KingCount { player: p, kings: king_counts[p] });
+            }
+            if pos.hands[p].count(Role::King) > 0 {
+                return Err(PositionError::KingInHand(p));
+            }
+            if !pos.active.contains(p) && !pos.hands[p].is_empty() {
+                return Err(PositionError::EliminatedPlayerHasPieces(p));
+            }
+            for role in Role::ALL {
+                role_counts[role.index()] += pos.hands[p].count(role) as u32;
+            }
+        }
+        let per_army: [u32; 8] = [1, 1, 1, 2, 2, 1, 2, 8];
+        for role in Role::ALL {
+            if role_counts[role.index()] > 3 * per_army[role.index()] {
+                return Err(PositionError::TooManyPieces { role, count: role_counts[role.index()] });
+            }
+        }
+        if !(pos.allies.is_empty() || pos.allies.len() == 2) {
+            return Err(PositionError::Alliance("an alliance needs two players"));
+        }
+        if pos.allies.iter().any(|p| !pos.active.contains(p)) {
+            return Err(PositionError::Alliance("an eliminated player cannot be allied"));
+        }
+        if !pos.allies.is_empty() && !pos.former_allies.is_empty() {
+            return Err(PositionError::Alliance("no new alliance can form after one dissolved"));
+        }
+        if !pos.allies.is_empty() && pos.active.len() < 3 {
+            return Err(PositionError::Alliance("an alliance needs a lone player"));
+        }
+        for p in Player::ALL {
+            // A king that moved or has promoted cannot castle; nor can anyone once allied.
+            let king_promoted = pos.kings[p].is_some_and(|k| pos.piece_at(k).is_some_and(|pc| pc.promoted));
+            if !pos.active.contains(p) || king_promoted || !pos.allies.is_empty() || !pos.former_allies.is_empty() {
+                pos.may_castle[p] = false;
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The position as an unchecked setup (the inverse of `from_setup`).
+    pub fn to_setup(&self) -> SanninSetup {
+        SanninSetup {
+            pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
+            hands: self.hands,
+            to_move: self.to_move,
+            eliminated: self.eliminated(),
+            allies: self.allies,
+            former_allies: self.former_allies,
+            may_castle: self.may_castle,
+            illumination_ready: self.illumination_ready,
+            plies: self.plies,
+        }
+    }
+
+    pub fn rules(&self) -> &SanninRules {
+        &self.rules
+    }
+
+    pub fn tables(&self) -> &'static SanninTables {
+        self.tables
+    }
+
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn active_players(&self) -> PlayerSet {
+        self.active
+    }
+
+    pub fn eliminated(&self) -> PlayerSet {
+        let mut eliminated = PlayerSet::EMPTY;
+        for p in Player::ALL.into_iter().filter(|&p| !self.active.contains(p)) {
+            eliminated.insert(p);
+        }
+        eliminated
+    }
+
+    pub fn allies(&self) -> PlayerSet {
+        self.allies
+    }
+
+    pub fn former_allies(&self) -> PlayerSet {
+        self.former_allies
+    }
+
+    pub fn hand(&self, player: Player) -> &Hand {
+        &self.hands[player]
+    }
+
+    pub fn may_castle(&self, player: Player) -> bool {
+        self.may_castle[player]
+    }
+
+    pub fn illumination_ready(&self, player: Player) -> bool {
+        self.illumination_ready[player]
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    pub fn king(&self, player: Player) -> Option<Cell> {
+        self.kings[player]
+    }
+
+    pub fn occupied(&self) -> CellSet {
+        self.occupied
+    }
+
+    pub fn pieces_of(&self, player: Player) -> CellSet {
+        self.by_player[player]
+    }
+
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        piece_of(self.board[cell.usize()])
+    }
+
+    /// The ally of `player`, while an alliance stands.
+    pub fn ally_of(&self, player: Player) -> Option<Player> {
+        if !self.allies.contains(player) {
+            return None;
+        }
+        self.allies.iter().find(|&p| p != player)
+    }
+
+    /// The pieces of every active player other than `player`.
+    #[inline]
+    pub(super) fn others_pieces(&self, player: Player) -> CellSet {
+        self.occupied - self.by_player[player]
+    }
+
+    /// True when some piece standing on a cell of `attackers` attacks `target`, with the board
+    /// occupied as `occupied` says. Works ray by ray from the target: the first piece met on a
+    /// ray attacks along it if it ranges back that way, or steps back that way from one away.
+    #[inline]
+    pub(super) fn is_attacked(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> bool {
+        self.attackers(target, attackers, occupied).any()
+    }
+
+    /// The cells of `attackers` whose pieces attack `target` (see `is_attacked`).
+    pub(super) fn attackers(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> CellSet {
+        let grid = self.tables.grid;
+        let mut found = CellSet::EMPTY;
+        for hour in Hour::ALL {
+            if (grid.ray(target, hour) & attackers).is_empty() {
+                continue;
+            }
+            let Some(blocker) = grid.first_on_ray(target, hour, occupied) else { continue };
+            if !attackers.contains(blocker) {
+                continue;
+            }
+            let code = self.board[blocker.usize()] as usize;
+            let back = hour.opposite();
+            let adjacent = grid.step(target, hour) == Some(blocker);
+            let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
+            if hours.contains(back) {
+                found.insert(blocker);
+            }
+        }
+        found
+    }
+
+    /// True when `player`'s king is attacked by any other player's piece (allies included).
+    pub fn in_check(&self, player: Player) -> bool {
+        match self.kings[player] {
+            Some(king) => self.is_attacked(king, self.others_pieces(player), self.occupied),
+            None => false,
+        }
+    }
+
+    /// Whether `player` may promote now: never while allied; after the alliance dissolves only
+    /// if the rules give the right back.
+    pub(super) fn may_promote(&self, player: Player) -> bool {
+        if self.allies.contains(player) {
+            return false;
+        }
+        !self.former_allies.contains(player) || self.rules.promotion_returns_after_dissolution
+    }
+
+    /// Whether `player`'s king wins by entering the Garden.
+    pub(super) fn has_garden_right(&self, player: Player) -> bool {
+        if self.allies.contains(player) {
+            return false;
+        }
+        !self.former_allies.contains(player) || self.rules.garden_returns_after_dissolution
+    }
+
+    #[inline]
+    fn put(&mut self, cell: Cell, piece: Piece) {
+        self.board[cell.usize()] = code_of(piece);
+        self.by_player[piece.player].insert(cell);
+        self.occupied.insert(cell);
+    }
+
+    #[inline]
+    fn clear(&mut self, cell: Cell) -> Option<Piece> {
+        let piece = piece_of(self.board[cell.usize()])?;
+        self.board[cell.usize()] = 0;
+        self.by_player[piece.player].remove(cell);
+        self.occupied.remove(cell);
+        Some(piece)
+    }
+
+    /// The cells an illumination from `from` along `rays` removes: the first piece on each ray.
+    pub fn illumination_targets(&self, from: Cell, rays: crate::mv::HourSet) -> CellSet {
+        rays.iter().filter_map(|h| self.tables.grid.first_on_ray(from, h, self.occupied)).collect()
+    }
+
+    /// Makes the move's changes to the board and hands only: no legality check, no turn logic.
+    pub(super) fn apply_pieces(&mut self, m: Move, mover: Player) {
+        match m {
+            Move::Normal { from, to, promote } => {
+                let mut piece = self.clear(from).expect("a move starts from a piece");
+                if let Some(captured) = self.clear(to) {
+                    self.hands[mover].add(captured.role);
+                }
+                if piece.role == Role::King {
+                    self.kings[mover] = Some(to);
+                    self.may_castle[mover] = false;
+                    if promote {
+                        self.illumination_ready[mover] = false;
+                    }
+                }
+                piece.promoted |= promote;
+                self.put(to, piece);
+            }
+            Move::Drop { role, to } => {
+                self.hands[mover].take(role);
+                self.put(to, Piece { player: mover, role, promoted: false });
+            }
+            Move::Illuminate { from, rays } => {
+                for target in self.illumination_targets(from, rays) {
+                    if let Some(captured) = self.clear(target) {
+                        self.hands[mover].add(captured.role);
+                    }
+                }
+            }
+            Move::Pass => {}
+        }
+    }
+
+    /// Removes a player from the game: his pieces leave the board and his hand is discarded.
+    pub(super) fn eliminate(&mut self, player: Player) {
+        for cell in self.by_player[player] {
+            self.clear(cell);
+        }
+        self.hands[player] = Hand::EMPTY;
+        self.kings[player] = None;
+        self.active.remove(player);
+        self.allies.remove(player);
+        self.may_castle[player] = false;
+    }
+
+    /// The next active player after `player` in turn order.
+    pub(super) fn next_active(&self, player: Player) -> Player {
+        let mut next = player.next3();
+        while !self.active.contains(next) {
+            next = next.next3();
+        }
+        next
+    }
+}
+
+impl PartialEq for SanninPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.rules == other.rules
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.to_move == other.to_move
+            && self.active == other.active
+            && self.allies == other.allies
+            && self.former_allies == other.former_allies
+            && self.may_castle == other.may_castle
+            && self.illumination_ready == other.illumination_ready
+            && self.plies == other.plies
+            && self.outcome == other.outcome
+    }
+}
+
+impl Eq for SanninPosition {}
+
+impl fmt::Debug for SanninPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SanninPosition")
+            .field("to_move", &self.to_move)
+            .field("pieces", &self.occupied.map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
+            .field("hands", &self.hands)
+            .field("active", &self.active)
+            .field("allies", &self.allies)
+            .field("may_castle", &self.may_castle)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
