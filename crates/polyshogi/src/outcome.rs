@@ -35,8 +35,6 @@ pub enum Event {
     Checkmated { player: Player, by: Player },
     /// `player` had no legal action at his turn and leaves the game.
     Stalemated { player: Player },
-    /// `player` had no legal action at his turn and passed.
-    Passed { player: Player },
     /// The lone player was eliminated, so the alliance of `allies` ended.
     AllianceDissolved { allies: PlayerSet },
     GameOver(Outcome),
