@@ -28,11 +28,6 @@ impl CellSet {
     }
 
     #[inline]
-    pub const fn any(self) -> bool {
-        self.0 != 0
-    }
-
-    #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }

@@ -40,10 +40,14 @@ impl SanninGame {
             Repetition::Off => {}
             Repetition::InitiatorMustVary => {
                 let key = self.position.repetition_key();
-                let banned = |m: &Move| self.keys.iter().zip(&self.moves).any(|(k, played)| *k == key && played == m);
+                let mut banned = self.keys.iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).peekable();
+                if banned.peek().is_none() {
+                    return;
+                }
+                let banned: Vec<Move> = banned.collect();
                 // A player whose every action is banned must still act: the ban is lifted.
-                if out.iter().any(|m| !banned(m)) {
-                    out.retain(|m| !banned(m));
+                if out.iter().any(|m| !banned.contains(m)) {
+                    out.retain(|m| !banned.contains(m));
                 }
             }
             Repetition::Superko => {

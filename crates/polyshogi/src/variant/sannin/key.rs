@@ -1,8 +1,10 @@
-//! The repetition key: a 64-bit hash of everything that makes two Sannin positions the same
-//! position for the repetition rule (§1.14): board, hands, turn, alliance and flags.
+//! The repetition key: a 64-bit Zobrist hash of everything that makes two Sannin positions
+//! the same position for the repetition rule (§1.14): board, hands, turn, alliance and flags.
+//! Board and hands are kept up to date move by move; the few flags are hashed on demand.
 
 use super::position::SanninPosition;
-use crate::piece::Role;
+use super::tables::CODES;
+use crate::piece::{Hand, Role};
 use crate::player::Player;
 
 /// A fixed pseudo-random 64-bit value per feature (SplitMix64 finaliser).
@@ -13,28 +15,127 @@ const fn feature(index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const BOARD: u64 = 0;
-const HANDS: u64 = 1 << 16;
-const FLAGS: u64 = 1 << 20;
+/// Hand counts hashed per (player, role, count); more pieces of one role never fit in hand.
+const MAX_HAND_COUNT: usize = 32;
+
+const PIECE_KEYS: [[u64; 128]; CODES] = {
+    let mut keys = [[0; 128]; CODES];
+    let mut code = 1;
+    while code < CODES {
+        let mut cell = 0;
+        while cell < 128 {
+            keys[code][cell] = feature((code * 128 + cell) as u64);
+            cell += 1;
+        }
+        code += 1;
+    }
+    keys
+};
+
+const HAND_KEYS: [[[u64; MAX_HAND_COUNT]; 8]; 3] = {
+    let mut keys = [[[0; MAX_HAND_COUNT]; 8]; 3];
+    let mut player = 0;
+    while player < 3 {
+        let mut role = 0;
+        while role < 8 {
+            // Count 0 hashes to 0, so an empty hand adds nothing.
+            let mut count = 1;
+            while count < MAX_HAND_COUNT {
+                keys[player][role][count] = feature((1 << 16) + ((player * 8 + role) * MAX_HAND_COUNT + count) as u64);
+                count += 1;
+            }
+            role += 1;
+        }
+        player += 1;
+    }
+    keys
+};
+
+const FLAG_KEYS: [u64; 24] = {
+    let mut keys = [0; 24];
+    let mut i = 0;
+    while i < 24 {
+        keys[i] = feature((1 << 20) + i as u64);
+        i += 1;
+    }
+    keys
+};
+
+#[inline]
+pub(super) fn piece_key(code: u8, cell: usize) -> u64 {
+    PIECE_KEYS[code as usize][cell]
+}
+
+#[inline]
+pub(super) fn hand_key(player: Player, role: Role, count: u8) -> u64 {
+    HAND_KEYS[player.index()][role.index()][count as usize % MAX_HAND_COUNT]
+}
+
+pub(super) fn whole_hand_key(player: Player, hand: &Hand) -> u64 {
+    Role::ALL.iter().fold(0, |key, &role| key ^ hand_key(player, role, hand.count(role)))
+}
 
 impl SanninPosition {
+    /// Equal for positions that are the same for the repetition rule.
     pub fn repetition_key(&self) -> u64 {
+        let mut key = self.material_key ^ FLAG_KEYS[18 + self.to_move.index()];
+        for player in Player::ALL {
+            let base = player.index() * 6;
+            let flags = [
+                self.may_castle[player],
+                self.illumination_ready[player],
+                self.active.contains(player),
+                self.allies.contains(player),
+                self.former_allies.contains(player),
+            ];
+            for (i, on) in flags.into_iter().enumerate() {
+                key ^= FLAG_KEYS[base + i] * on as u64;
+            }
+        }
+        key
+    }
+
+    /// The board-and-hands part of the key computed from scratch, to check the running one.
+    pub fn recomputed_material_key(&self) -> u64 {
         let mut key = 0;
         for cell in self.occupied {
-            key ^= feature(BOARD + self.board[cell.usize()] as u64 * 128 + cell.index() as u64);
+            key ^= piece_key(self.board[cell.usize()], cell.usize());
         }
         for player in Player::ALL {
-            for role in Role::ALL {
-                let count = self.hands[player].count(role) as u64;
-                key ^= feature(HANDS + (player.index() as u64 * 8 + role.index() as u64) * 64 + count);
-            }
-            let p = player.index() as u64;
-            key ^= feature(FLAGS + p * 8) * self.may_castle[player] as u64;
-            key ^= feature(FLAGS + p * 8 + 1) * self.illumination_ready[player] as u64;
-            key ^= feature(FLAGS + p * 8 + 2) * self.active.contains(player) as u64;
-            key ^= feature(FLAGS + p * 8 + 3) * self.allies.contains(player) as u64;
-            key ^= feature(FLAGS + p * 8 + 4) * self.former_allies.contains(player) as u64;
+            key ^= whole_hand_key(player, &self.hands[player]);
         }
-        key ^ feature(FLAGS + 64 + self.to_move.index() as u64)
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{SanninGame, SanninPosition, SanninRules};
+    use crate::mv::MoveList;
+
+    #[test]
+    fn running_key_equals_recomputed_key_along_a_game() {
+        let mut game = SanninGame::new(SanninPosition::start(SanninRules::default()));
+        let mut moves = MoveList::new();
+        let mut seed = 12345u64;
+        for _ in 0..300 {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Prefer captures and drops so that hands fill up.
+            let pos = game.position();
+            let pick = moves
+                .iter()
+                .copied()
+                .find(|m| matches!(m, crate::Move::Normal { to, .. } if pos.piece_at(*to).is_some() && seed % 3 == 0))
+                .unwrap_or(moves[(seed % moves.len() as u64) as usize]);
+            game.play_unchecked(pick);
+            let pos = game.position();
+            assert_eq!(pos.material_key, pos.recomputed_material_key());
+        }
     }
 }

@@ -36,6 +36,16 @@ impl SanninPosition {
 
     /// Whether `player`, if it were his turn now, would have a legal action.
     pub(super) fn has_legal_action(&self, player: Player, depth: u8) -> bool {
+        if self.outcome.is_some() || !self.active.contains(player) {
+            return false;
+        }
+        // Usually some piece that shields nothing can move, which proves it at once.
+        if let Some(king) = self.kings[player] {
+            let safety = self.king_safety(player, king);
+            if !safety.by_trial && self.has_unpinned_piece_move(player, &safety) {
+                return true;
+            }
+        }
         let mut moves = MoveList::new();
         self.generate_for(player, &mut moves, depth);
         !moves.is_empty()
@@ -101,6 +111,26 @@ impl SanninPosition {
             }
         }
         forbidden
+    }
+
+    /// Whether a non-king piece that is not pinned has a move; such moves are legal whenever
+    /// the king is not in check and its owner is not allied.
+    fn has_unpinned_piece_move(&self, mover: Player, safety: &KingSafety) -> bool {
+        let tables = self.tables;
+        let forbidden = self.forbidden_targets(mover);
+        let movable = self.by_player[mover].without(safety.king) - safety.pinned;
+        movable.into_iter().any(|from| {
+            let code = self.board[from.usize()] as usize;
+            let mut targets = tables.step_targets[code][from.usize()];
+            for hour in tables.range_hours[code].iter() {
+                targets |= tables.grid.ray_reach(from, hour, self.occupied);
+            }
+            let piece = self.piece_at(from).expect("own piece");
+            (targets - forbidden).into_iter().any(|to| {
+                let (plain, promoted) = self.promotion_choices(mover, from, to, piece);
+                plain || promoted
+            })
+        })
     }
 
     fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
@@ -291,7 +321,8 @@ impl SanninPosition {
         let rules = &self.rules;
         let dead = matches!(piece.role, Role::Pawn | Role::Lance) && tables.dead_cells[mover].contains(to);
         let stuck_allowed = rules.dead_cell_rule == DeadCellRule::AllowStuck;
-        if let (Some(ally), AlliedPromotion::ForcedInAllyTerritory) = (self.ally_of(mover), rules.allied_promotion) {
+        let forced_in_ally_territory = rules.allied_promotion == AlliedPromotion::ForcedInAllyTerritory;
+        if let Some(ally) = self.ally_of(mover).filter(|_| forced_in_ally_territory) {
             // The ja.wikipedia reading: allies promote, compulsorily, in each other's territory
             // and nowhere else.
             let territory = tables.territory[ally];

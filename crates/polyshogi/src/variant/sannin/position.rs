@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::key::{hand_key, piece_key, whole_hand_key};
 use super::rules::{PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, code_of, piece_of, Code, SanninTables};
 use crate::cellset::CellSet;
@@ -127,6 +128,8 @@ pub struct SanninPosition {
     pub(super) illumination_ready: ByPlayer<bool>,
     pub(super) plies: u32,
     pub(super) outcome: Option<Outcome>,
+    /// Zobrist hash of board and hands, kept up to date by every change to them.
+    pub(super) material_key: u64,
 }
 
 impl SanninPosition {
@@ -146,7 +149,7 @@ impl SanninPosition {
             by_player: ByPlayer::default(),
             occupied: CellSet::EMPTY,
             kings: ByPlayer::default(),
-            hands: setup.hands,
+            hands: ByPlayer::default(),
             to_move: setup.to_move,
             active: PlayerSet::of(&Player::ALL),
             allies: setup.allies,
@@ -155,7 +158,11 @@ impl SanninPosition {
             illumination_ready: setup.illumination_ready,
             plies: setup.plies,
             outcome: None,
+            material_key: 0,
         };
+        for p in Player::ALL {
+            pos.set_hand(p, setup.hands[p]);
+        }
         for p in setup.eliminated.iter() {
             pos.active.remove(p);
         }
@@ -319,6 +326,7 @@ impl SanninPosition {
     }
 
     /// The ally of `player`, while an alliance stands.
+    #[inline]
     pub fn ally_of(&self, player: Player) -> Option<Player> {
         if !self.allies.contains(player) {
             return None;
@@ -337,30 +345,24 @@ impl SanninPosition {
     /// ray attacks along it if it ranges back that way, or steps back that way from one away.
     #[inline]
     pub(super) fn is_attacked(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> bool {
-        self.attackers(target, attackers, occupied).any()
+        Hour::ALL.into_iter().any(|hour| self.attacker_on_ray(target, hour, attackers, occupied).is_some())
     }
 
-    /// The cells of `attackers` whose pieces attack `target` (see `is_attacked`).
-    pub(super) fn attackers(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> CellSet {
+    /// The piece of `attackers` attacking `target` from direction `hour`, if any.
+    #[inline]
+    fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
         let grid = self.tables.grid;
-        let mut found = CellSet::EMPTY;
-        for hour in Hour::ALL {
-            if (grid.ray(target, hour) & attackers).is_empty() {
-                continue;
-            }
-            let Some(blocker) = grid.first_on_ray(target, hour, occupied) else { continue };
-            if !attackers.contains(blocker) {
-                continue;
-            }
-            let code = self.board[blocker.usize()] as usize;
-            let back = hour.opposite();
-            let adjacent = grid.step(target, hour) == Some(blocker);
-            let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
-            if hours.contains(back) {
-                found.insert(blocker);
-            }
+        if (grid.ray(target, hour) & attackers).is_empty() {
+            return None;
         }
-        found
+        let blocker = grid.first_on_ray(target, hour, occupied)?;
+        if !attackers.contains(blocker) {
+            return None;
+        }
+        let code = self.board[blocker.usize()] as usize;
+        let adjacent = grid.step(target, hour) == Some(blocker);
+        let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
+        hours.contains(hour.opposite()).then_some(blocker)
     }
 
     /// True when `player`'s king is attacked by any other player's piece (allies included).
@@ -390,18 +392,42 @@ impl SanninPosition {
 
     #[inline]
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.board[cell.usize()] = code_of(piece);
+        let code = code_of(piece);
+        self.board[cell.usize()] = code;
         self.by_player[piece.player].insert(cell);
         self.occupied.insert(cell);
+        self.material_key ^= piece_key(code, cell.usize());
     }
 
     #[inline]
     fn clear(&mut self, cell: Cell) -> Option<Piece> {
-        let piece = piece_of(self.board[cell.usize()])?;
+        let code = self.board[cell.usize()];
+        let piece = piece_of(code)?;
         self.board[cell.usize()] = 0;
         self.by_player[piece.player].remove(cell);
         self.occupied.remove(cell);
+        self.material_key ^= piece_key(code, cell.usize());
         Some(piece)
+    }
+
+    #[inline]
+    fn add_to_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count + 1);
+        self.hands[player].add(role);
+    }
+
+    #[inline]
+    fn take_from_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        if self.hands[player].take(role) {
+            self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count - 1);
+        }
+    }
+
+    fn set_hand(&mut self, player: Player, hand: Hand) {
+        self.material_key ^= whole_hand_key(player, &self.hands[player]) ^ whole_hand_key(player, &hand);
+        self.hands[player] = hand;
     }
 
     /// The cells an illumination from `from` along `rays` removes: the first piece on each ray.
@@ -415,7 +441,7 @@ impl SanninPosition {
             Move::Normal { from, to, promote } => {
                 let mut piece = self.clear(from).expect("a move starts from a piece");
                 if let Some(captured) = self.clear(to) {
-                    self.hands[mover].add(captured.role);
+                    self.add_to_hand(mover, captured.role);
                 }
                 if piece.role == Role::King {
                     self.kings[mover] = Some(to);
@@ -428,13 +454,13 @@ impl SanninPosition {
                 self.put(to, piece);
             }
             Move::Drop { role, to } => {
-                self.hands[mover].take(role);
+                self.take_from_hand(mover, role);
                 self.put(to, Piece { player: mover, role, promoted: false });
             }
             Move::Illuminate { from, rays } => {
                 for target in self.illumination_targets(from, rays) {
                     if let Some(captured) = self.clear(target) {
-                        self.hands[mover].add(captured.role);
+                        self.add_to_hand(mover, captured.role);
                     }
                 }
             }
@@ -447,7 +473,7 @@ impl SanninPosition {
         for cell in self.by_player[player] {
             self.clear(cell);
         }
-        self.hands[player] = Hand::EMPTY;
+        self.set_hand(player, Hand::EMPTY);
         self.kings[player] = None;
         self.active.remove(player);
         self.allies.remove(player);

@@ -1,0 +1,403 @@
+//! End-to-end tests of the `polyshogi` binary: perft, moves, replay and bench on good input, and
+//! the error contract on bad input (one `error: …` line on stderr, non-zero exit, never a panic).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Start-position legal move count in Sannin shogi (First to move).
+const START_MOVES: usize = 48;
+
+fn polyshogi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polyshogi"))
+        .args(args)
+        .output()
+        .expect("the polyshogi binary can be started")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// The command succeeded, said nothing on stderr, and its stdout is returned.
+fn success(args: &[&str]) -> String {
+    let output = polyshogi(args);
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert!(output.status.success(), "`polyshogi {}` failed: {:?}\nstderr: {err}", args.join(" "), output.status);
+    assert!(err.is_empty(), "`polyshogi {}` wrote to stderr: {err}", args.join(" "));
+    assert!(!out.contains("panicked"), "`polyshogi {}` printed a panic: {out}", args.join(" "));
+    out
+}
+
+/// The command failed cleanly: an ordinary non-zero exit code (not a signal, as an abort after a
+/// panic would be), exactly one stderr line starting with `error:`, and no panic text anywhere.
+/// Returns that line.
+fn clean_error_output(args: &[&str], output: &Output) -> String {
+    let (out, err) = (stdout(output), stderr(output));
+    let shown = format!("`polyshogi {}`\nstatus: {:?}\nstdout: {out}\nstderr: {err}", args.join(" "), output.status);
+    assert!(!err.contains("panicked") && !out.contains("panicked"), "panic text in {shown}");
+    match output.status.code() {
+        Some(code) => assert_ne!(code, 0, "exit code 0 on bad input: {shown}"),
+        None => panic!("killed by a signal (a panic under panic=abort?): {shown}"),
+    }
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "expected exactly one stderr line: {shown}");
+    assert!(err.ends_with('\n'), "the error line should end with a newline: {shown}");
+    assert!(lines[0].starts_with("error:"), "the stderr line should start with `error:`: {shown}");
+    assert!(lines[0].len() > "error: ".len() + 5, "the error line says nothing useful: {shown}");
+    lines[0].to_string()
+}
+
+/// As `clean_error_output`, for a command that must also print nothing on stdout.
+fn clean_error(args: &[&str]) -> String {
+    let output = polyshogi(args);
+    let line = clean_error_output(args, &output);
+    assert!(output.stdout.is_empty(), "`polyshogi {}` printed to stdout before failing: {}", args.join(" "), stdout(&output));
+    line
+}
+
+fn sample_record() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../records/sannin-1932-sample.psn")
+}
+
+fn sample_record_text() -> String {
+    std::fs::read_to_string(sample_record()).expect("records/sannin-1932-sample.psn is readable")
+}
+
+/// A fresh directory for one test's files, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("polyshogi-cli-test-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("can create a temporary directory");
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("can write a temporary file");
+        path.to_str().expect("temporary path is UTF-8").to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The N of the final `total N` line; it must be the last line.
+fn total_line(out: &str) -> u64 {
+    let last = out.lines().last().expect("perft printed something");
+    let n = last.strip_prefix("total ").unwrap_or_else(|| panic!("last line is not `total N`: {last:?}"));
+    n.parse().unwrap_or_else(|_| panic!("bad total: {last:?}"))
+}
+
+/// The `<move> <count>` lines of a divide output (all but the total line), checked for shape.
+fn divide_rows(out: &str) -> Vec<(String, u64)> {
+    let lines: Vec<&str> = out.lines().collect();
+    let (_, rows) = lines.split_last().expect("divide printed something");
+    rows.iter()
+        .map(|line| {
+            let (mv, count) = line.split_once(' ').unwrap_or_else(|| panic!("not `<move> <count>`: {line:?}"));
+            assert!(!mv.is_empty() && !mv.contains(' '), "bad move field in {line:?}");
+            (mv.to_string(), count.parse().unwrap_or_else(|_| panic!("bad count in {line:?}")))
+        })
+        .collect()
+}
+
+fn move_lines(out: &str) -> Vec<String> {
+    out.lines().map(str::to_string).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_sannin_depth_1_is_48() {
+    let out = success(&["perft", "sannin", "1"]);
+    assert_eq!(out, format!("total {START_MOVES}\n"));
+}
+
+#[test]
+fn perft_divide_depth_1_lists_every_first_move_once() {
+    let out = success(&["perft", "sannin", "1", "--divide"]);
+    let rows = divide_rows(&out);
+    assert_eq!(rows.len(), START_MOVES);
+    assert!(rows.iter().all(|(_, count)| *count == 1), "depth-1 divide counts must all be 1:\n{out}");
+    assert_eq!(rows.iter().map(|(_, c)| c).sum::<u64>(), total_line(&out));
+    assert_eq!(total_line(&out), START_MOVES as u64);
+
+    let mut names: Vec<&String> = rows.iter().map(|(m, _)| m).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), START_MOVES, "divide lists a move twice:\n{out}");
+}
+
+#[test]
+fn perft_divide_depth_2_sums_to_the_depth_2_total() {
+    let plain = total_line(&success(&["perft", "sannin", "2"]));
+    let out = success(&["perft", "sannin", "2", "--divide"]);
+    let rows = divide_rows(&out);
+    assert_eq!(rows.len(), START_MOVES);
+    let sum: u64 = rows.iter().map(|(_, c)| c).sum();
+    assert_eq!(sum, total_line(&out), "divide rows do not sum to the total line:\n{out}");
+    assert_eq!(total_line(&out), plain, "divide total differs from plain perft");
+    assert!(plain > START_MOVES as u64);
+}
+
+#[test]
+fn divide_moves_are_the_moves_command_moves() {
+    let divide: Vec<String> = divide_rows(&success(&["perft", "sannin", "1", "--divide"])).into_iter().map(|(m, _)| m).collect();
+    let mut moves = move_lines(&success(&["moves", "sannin"]));
+    let mut divide_sorted = divide.clone();
+    divide_sorted.sort();
+    moves.sort();
+    assert_eq!(divide_sorted, moves);
+}
+
+#[test]
+fn perft_after_moves_counts_from_that_position() {
+    let after = success(&["moves", "sannin", "--moves", "P3c-4d"]);
+    let out = success(&["perft", "sannin", "1", "--moves", "P3c-4d"]);
+    assert_eq!(total_line(&out), after.lines().count() as u64);
+}
+
+// ---------------------------------------------------------------------------------------------
+// moves
+
+#[test]
+fn moves_at_the_start_are_firsts_48() {
+    let out = success(&["moves", "sannin"]);
+    let lines = move_lines(&out);
+    assert_eq!(lines.len(), START_MOVES, "{out}");
+    assert!(lines.iter().all(|l| !l.is_empty() && !l.contains(' ')), "one move per line:\n{out}");
+    assert!(lines.iter().any(|l| l == "P3c-4d"), "First's P3c-4d is listed:\n{out}");
+}
+
+#[test]
+fn moves_after_a_first_move_are_middles() {
+    let start = move_lines(&success(&["moves", "sannin"]));
+    let out = success(&["moves", "sannin", "--moves", "P3c-4d"]);
+    let after = move_lines(&out);
+    assert!(!after.is_empty());
+    assert_ne!(after, start);
+    // Middle's pawns stand on rank k; First's moves are gone.
+    assert!(after.iter().any(|l| l == "P10k-10j"), "Middle's P10k-10j is listed:\n{out}");
+    assert!(!after.iter().any(|l| l == "P3c-4d" || l == "P3d-4e"), "First's moves are still listed:\n{out}");
+}
+
+#[test]
+fn moves_accepts_the_short_forms_of_the_record() {
+    // The 1932 game's first six rounds, as the record writes them.
+    let moves = "P3c-4d,P10k-10j,P11g-10g,S-2d,S-9l,S-10e,S-2e,P7k-6j,P8d-7d,P-4e,R-7g+,Bx12l,G-3d,Sx12l,P-9g,P4d-5e,+R-7l,R-10g";
+    let out = success(&["moves", "sannin", "--moves", moves]);
+    assert!(!out.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// rule options
+
+#[test]
+fn rule_options_are_accepted() {
+    for rules in [&["--rule", "alliance=ML"][..], &["--rule", "compulsory=off"], &["--rule", "alliance=ML", "--rule", "compulsory=off"]] {
+        let mut args = vec!["perft", "sannin", "1"];
+        args.extend_from_slice(rules);
+        let out = success(&args);
+        assert!(total_line(&out) > 0);
+
+        let mut args = vec!["moves", "sannin", "--moves", "P3c-4d"];
+        args.extend_from_slice(rules);
+        assert!(!success(&args).is_empty());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// replay
+
+#[test]
+fn replay_of_the_1932_sample_prints_its_moves() {
+    let path = sample_record();
+    let out = success(&["replay", path.to_str().unwrap()]);
+    let numbered: Vec<&str> = out.lines().filter(|l| l.trim_start().split('.').next().is_some_and(|n| n.parse::<u32>().is_ok())).collect();
+    assert_eq!(numbered.len(), 18, "six rounds of three moves:\n{out}");
+    assert!(numbered[0].contains("P3c-4d"), "first move:\n{out}");
+    assert!(numbered[1].contains("P10k-10j"), "second move:\n{out}");
+    assert!(numbered[17].contains("10g"), "last move goes to 10g:\n{out}");
+    assert!(out.lines().last().is_some_and(|l| l.starts_with("result:")), "ends with a result line:\n{out}");
+}
+
+#[test]
+fn replay_of_a_record_with_an_illegal_move_names_its_number() {
+    let dir = TempDir::new("illegal-record-move");
+    let text = sample_record_text();
+    assert!(text.contains("S-2e"));
+    // Move 7 (round 3, First): no silver of First's can reach 5e.
+    let path = dir.write("bad.psn", &text.replacen("S-2e", "S-5e", 1));
+    let output = polyshogi(&["replay", &path]);
+    let line = clean_error_output(&["replay", &path], &output);
+    assert!(line.contains("move 7"), "the error names move 7: {line}");
+    assert!(line.contains("S-5e"), "the error quotes the bad move: {line}");
+}
+
+#[test]
+fn replay_of_a_record_with_a_garbled_move_names_its_number() {
+    let dir = TempDir::new("garbled-record-move");
+    let text = sample_record_text();
+    // Move 10 (round 4, First): not a cell.
+    let path = dir.write("bad.psn", &text.replacen("P-4e", "P-4q", 1));
+    let output = polyshogi(&["replay", &path]);
+    let line = clean_error_output(&["replay", &path], &output);
+    assert!(line.contains("move 10"), "the error names move 10: {line}");
+    assert!(line.contains("P-4q"), "the error quotes the bad move: {line}");
+}
+
+#[test]
+fn replay_of_a_record_with_an_unknown_variant_fails_cleanly() {
+    let dir = TempDir::new("unknown-variant-record");
+    let text = sample_record_text();
+    assert!(text.contains("[Variant \"sannin\"]"));
+    let path = dir.write("chess.psn", &text.replacen("[Variant \"sannin\"]", "[Variant \"chess\"]", 1));
+    let line = clean_error(&["replay", &path]);
+    assert!(line.contains("chess"), "the error names the variant: {line}");
+}
+
+#[test]
+fn replay_of_a_record_that_is_not_a_record_fails_cleanly() {
+    let dir = TempDir::new("not-a-record");
+    for (name, text) in [("empty.psn", ""), ("garbage.psn", "garbage [[[\n"), ("binary.psn", "\u{0}\u{1}\u{2}[Variant")] {
+        let path = dir.write(name, text);
+        clean_error(&["replay", &path]);
+    }
+}
+
+#[test]
+fn replay_of_a_missing_file_fails_cleanly() {
+    let dir = TempDir::new("missing-file");
+    let path = dir.0.join("no-such-record.psn");
+    let line = clean_error(&["replay", path.to_str().unwrap()]);
+    assert!(line.contains("no-such-record.psn"), "the error names the file: {line}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// bench
+
+#[test]
+fn bench_at_depth_1_runs() {
+    let out = success(&["bench", "--depth", "1"]);
+    assert!(out.lines().any(|l| l.starts_with("signature ")), "{out}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// bad input on the command line
+
+#[test]
+fn unknown_variant_fails_cleanly() {
+    for args in [&["perft", "chess", "1"][..], &["perft", "chess", "1", "--divide"], &["moves", "chess"]] {
+        let line = clean_error(args);
+        assert!(line.contains("chess"), "the error names the variant: {line}");
+    }
+}
+
+#[test]
+fn garbled_move_fails_cleanly() {
+    for args in [&["perft", "sannin", "1", "--moves", "P3c-4q"][..], &["moves", "sannin", "--moves", "P3c-4q"]] {
+        let line = clean_error(args);
+        assert!(line.contains("P3c-4q") || line.contains("4q"), "the error quotes the move: {line}");
+    }
+    for garbled in ["xyzzy", "P", "-", "P3c4d", "P3c-4d-5e", "Q3c-4d", "P99c-4d", "P3c-4d,P3c-4d"] {
+        clean_error(&["moves", "sannin", "--moves", garbled]);
+    }
+}
+
+#[test]
+fn illegal_move_fails_cleanly() {
+    for args in [&["perft", "sannin", "1", "--moves", "P3c-5e"][..], &["moves", "sannin", "--moves", "P3c-5e"]] {
+        let line = clean_error(args);
+        assert!(line.contains("P3c-5e"), "the error quotes the move: {line}");
+    }
+    // Legal for First, but it is Middle's turn.
+    let line = clean_error(&["moves", "sannin", "--moves", "P3c-4d,P3d-4e"]);
+    assert!(line.contains("move 2"), "the error names move 2: {line}");
+}
+
+#[test]
+fn ambiguous_move_fails_cleanly() {
+    // Both P3c and P3d can step to 4d.
+    let line = clean_error(&["moves", "sannin", "--moves", "P-4d"]);
+    assert!(line.contains("ambiguous"), "the error says why: {line}");
+    clean_error(&["perft", "sannin", "1", "--moves", "P-4d"]);
+}
+
+#[test]
+fn bad_rule_key_fails_cleanly() {
+    let line = clean_error(&["perft", "sannin", "1", "--rule", "foo=bar"]);
+    assert!(line.contains("foo"), "the error names the key: {line}");
+    clean_error(&["moves", "sannin", "--rule", "foo=bar"]);
+    clean_error(&["perft", "sannin", "1", "--rule", "=off"]);
+}
+
+#[test]
+fn bad_rule_value_fails_cleanly() {
+    let line = clean_error(&["perft", "sannin", "1", "--rule", "compulsory=sometimes"]);
+    assert!(line.contains("sometimes"), "the error names the value: {line}");
+    clean_error(&["perft", "sannin", "1", "--rule", "alliance=XY"]);
+    clean_error(&["moves", "sannin", "--rule", "compulsory="]);
+}
+
+#[test]
+fn rule_without_equals_fails_cleanly() {
+    let line = clean_error(&["perft", "sannin", "1", "--rule", "compulsory"]);
+    assert!(line.contains("compulsory"), "the error names the option: {line}");
+    clean_error(&["moves", "sannin", "--rule", "compulsory"]);
+}
+
+#[test]
+fn missing_or_bad_arguments_fail_cleanly() {
+    clean_error(&["perft", "sannin"]);
+    clean_error(&["perft"]);
+    clean_error(&["moves"]);
+    clean_error(&["replay"]);
+    clean_error(&["perft", "sannin", "x"]);
+    clean_error(&["perft", "sannin", "-1"]);
+    clean_error(&["bench", "--depth", "x"]);
+    clean_error(&["perft", "sannin", "1", "--no-such-flag"]);
+    clean_error(&[]);
+}
+
+#[test]
+fn unknown_subcommand_fails_cleanly() {
+    let line = clean_error(&["frobnicate"]);
+    assert!(line.contains("frobnicate"), "the error names the subcommand: {line}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known defects of the binary, kept as ignored tests until src/main.rs is fixed.
+
+#[test]
+#[ignore = "defect: clap's missing-argument message is cut to its first line, losing `<DEPTH>`"]
+fn missing_depth_error_names_the_argument() {
+    let line = clean_error(&["perft", "sannin"]);
+    assert!(line.to_lowercase().contains("depth"), "the error should name the missing depth: {line}");
+}
+
+#[test]
+#[ignore = "defect: with no arguments the error line is the program's description, not an error"]
+fn no_arguments_error_says_a_command_is_needed() {
+    let line = clean_error(&[]);
+    assert!(!line.contains("Shogi variants on hexagonal"), "the error line is the about text: {line}");
+}
+
+#[test]
+#[ignore = "defect: `perft <v> 0 --divide` prints every legal move and total 48, while `perft <v> 0` prints total 1"]
+fn divide_at_depth_0_agrees_with_perft_at_depth_0() {
+    let plain = total_line(&success(&["perft", "sannin", "0"]));
+    let divided = total_line(&success(&["perft", "sannin", "0", "--divide"]));
+    assert_eq!(plain, 1);
+    assert_eq!(divided, plain);
+}
