@@ -70,9 +70,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let rendered = e.to_string();
-            let first = rendered.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("error: {first} (see `polyshogi --help`)");
+            eprintln!("error: {} (see `polyshogi --help`)", one_line_clap_error(&e));
             return ExitCode::from(2);
         }
     };
@@ -85,10 +83,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// Clap's message without its usage block, folded onto one line.
+fn one_line_clap_error(e: &clap::Error) -> String {
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return "no command given".to_string();
+    }
+    let rendered = e.to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("tip:"))
+        .collect();
+    message.join(" ").trim_start_matches("error: ").to_string()
+}
+
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Perft { variant, depth, divide: split, position } => {
             let mut game = build_game(&variant, &position)?;
+            if split && depth == 0 {
+                bail!("--divide needs a depth of at least 1");
+            }
             if split {
                 let rows = divide(&mut game, depth);
                 let position = game.position();
@@ -129,6 +145,9 @@ fn build_game(variant: &str, args: &PositionArgs) -> Result<SanninGame> {
     let mut game = SanninGame::new(SanninPosition::start(rules));
     let mut legal = MoveList::new();
     for (index, text) in move_text::split_move_list(&args.moves).iter().enumerate() {
+        if text.is_empty() {
+            bail!("move {} is empty (moves are separated by single commas)", index + 1);
+        }
         if game.position().outcome().is_some() {
             bail!("move {} `{text}`: the game is already over", index + 1);
         }

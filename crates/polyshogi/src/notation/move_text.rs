@@ -125,6 +125,9 @@ pub fn parse(pos: &SanninPosition, legal: &[Move], text: &str) -> Result<Move, M
 /// target list of an illumination (`+K7g!5e,9i,P-4e`).
 pub fn split_move_list(text: &str) -> Vec<String> {
     let mut moves: Vec<String> = Vec::new();
+    if text.trim().is_empty() {
+        return moves;
+    }
     for token in text.split(',').map(str::trim) {
         let is_bare_cell = token.len() >= 2
             && token.chars().next().is_some_and(|c| c.is_ascii_digit())
@@ -137,7 +140,6 @@ pub fn split_move_list(text: &str) -> Vec<String> {
             _ => moves.push(token.to_string()),
         }
     }
-    moves.retain(|m| !m.is_empty());
     moves
 }
 
@@ -301,7 +303,18 @@ fn resolve(pos: &SanninPosition, legal: &[Move], text: &str, shape: MoveShape) -
                 .collect();
             let piece_name = format!("{}{}", if promoted { "promoted " } else { "" }, role_name(role));
             if matching.is_empty() {
+                let other_promotion = legal.iter().any(|&m| match m {
+                    Move::Normal { from: f, to: t, .. } => {
+                        let piece = pos.piece_at(f).expect("moves start from pieces");
+                        t == to && piece.role == role && piece.promoted == promoted && from.is_none_or(|c| c == f)
+                    }
+                    _ => false,
+                });
                 let reason = match from {
+                    _ if other_promotion && promote == Some(true) => {
+                        format!("the {piece_name} may not promote on this move")
+                    }
+                    _ if other_promotion => format!("the {piece_name} must promote on this move (write `+`)"),
                     Some(f) if pos.piece_at(f).is_none_or(|p| p.player != mover || p.role != role || p.promoted != promoted) => {
                         format!("you have no {piece_name} on {}", naming_name(pos, f))
                     }
@@ -384,6 +397,9 @@ mod tests {
     #[test]
     fn move_lists_keep_illumination_targets_together() {
         assert_eq!(split_move_list("P3c-4d,+K7g!5e,9i,S-2d"), ["P3c-4d", "+K7g!5e,9i", "S-2d"]);
-        assert_eq!(split_move_list(" P-4e , "), ["P-4e"]);
+        assert_eq!(split_move_list(" P-4e "), ["P-4e"]);
+        assert!(split_move_list(" ").is_empty());
+        // An empty entry stays, so that the caller can refuse it.
+        assert_eq!(split_move_list("P-4e,,S-2d"), ["P-4e", "", "S-2d"]);
     }
 }
