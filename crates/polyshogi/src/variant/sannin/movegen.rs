@@ -20,6 +20,7 @@ const MAX_DROP_MATE_DEPTH: u8 = 2;
 /// What the generator knows about the mover's king before generating.
 struct KingSafety {
     king: Cell,
+    in_check: bool,
     /// Check every candidate on a copy: the mover is in check, or allied (his moves must not
     /// check his ally), or the rules forbid exposing an ally.
     by_trial: bool,
@@ -74,6 +75,7 @@ impl SanninPosition {
         let allied = !self.allies.is_empty() && self.allies.contains(mover);
         let mut safety = KingSafety {
             king,
+            in_check,
             by_trial: in_check || allied,
             pinned: CellSet::EMPTY,
             pin_lines: ArrayVec::new(),
@@ -170,7 +172,8 @@ impl SanninPosition {
         let mut targets = steps - forbidden;
         // Castling (§1.9): the unmoved, never-checked king of a game without alliances jumps
         // to any cell of its own territory. Where a step reaches the same cell it is one move.
-        if self.may_castle[mover] && self.allies.is_empty() && self.former_allies.is_empty() {
+        let alliance_ever = !self.allies.is_empty() || !self.former_allies.is_empty();
+        if self.may_castle[mover] && !safety.in_check && !alliance_ever {
             let mut jumps = tables.territory[mover] - forbidden - steps;
             if !self.rules.castle_may_capture {
                 jumps = jumps - self.occupied;

@@ -232,9 +232,11 @@ impl SanninPosition {
             return Err(PositionError::Alliance("an alliance needs a lone player"));
         }
         for p in Player::ALL {
-            // A king that moved or has promoted cannot castle; nor can anyone once allied.
+            // A king that has promoted (so moved) or stands in check cannot castle; nor can
+            // anyone once an alliance has existed.
             let king_promoted = pos.kings[p].is_some_and(|k| pos.piece_at(k).is_some_and(|pc| pc.promoted));
-            if !pos.active.contains(p) || king_promoted || !pos.allies.is_empty() || !pos.former_allies.is_empty() {
+            let alliance_ever = !pos.allies.is_empty() || !pos.former_allies.is_empty();
+            if !pos.active.contains(p) || king_promoted || alliance_ever || pos.in_check(p) {
                 pos.may_castle[p] = false;
             }
         }
