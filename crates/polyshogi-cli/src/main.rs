@@ -197,7 +197,20 @@ fn describe_event(event: &Event) -> String {
             let names: Vec<&str> = allies.iter().map(player_name).collect();
             format!("alliance {} dissolved", names.join("+"))
         }
-        Event::GameOver(outcome) => describe_outcome(outcome),
+        Event::AllianceFormed(f) | Event::AllianceProposed(f) | Event::AllianceRefused(f) => {
+            let names: Vec<&str> = f.allies.iter().map(player_name).collect();
+            let what = match event {
+                Event::AllianceFormed(_) => "alliance",
+                Event::AllianceProposed(_) => "alliance proposed",
+                _ => "alliance refused",
+            };
+            format!("{what} {} against {} ({:?})", names.join("+"), player_name(f.against), f.cause)
+        }
+        Event::GameOver { outcome, placings } => {
+            let places: Vec<String> =
+                placings.iter().map(|(p, place)| format!("{} {place}", player_name(p))).collect();
+            format!("{}; placings: {}", describe_outcome(outcome), places.join(", "))
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 
 use arrayvec::ArrayVec;
 
-use crate::player::{Player, PlayerSet};
+use crate::cellset::CellSet;
+use crate::mv::Move;
+use crate::player::{ByPlayer, Player, PlayerSet};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum WinReason {
@@ -28,6 +30,29 @@ pub enum Outcome {
     Draw { players: PlayerSet, reason: DrawReason },
 }
 
+/// How two players came to coordinate against the third (Sannin §1.13).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AllianceCause {
+    /// One player's move cleared a line for another player's piece.
+    DiscoveredAttack,
+    /// Two players, on consecutive turns, each threatened a different piece.
+    DualAttack,
+}
+
+/// A compulsory alliance: who, against whom, why, and the moves that made it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct AllianceFormation {
+    pub allies: PlayerSet,
+    pub against: Player,
+    pub cause: AllianceCause,
+    /// The threatened pieces of the lone player.
+    pub targets: CellSet,
+    /// The first of the two attacking moves of a dual attack.
+    pub earlier_move: Option<Move>,
+    /// The move after which the alliance forms.
+    pub move_: Move,
+}
+
 /// Something a move caused beyond moving pieces.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Event {
@@ -35,9 +60,16 @@ pub enum Event {
     Checkmated { player: Player, by: Player },
     /// `player` had no legal action at his turn and leaves the game.
     Stalemated { player: Player },
+    /// A compulsory alliance formed.
+    AllianceFormed(AllianceFormation),
+    /// Under `compulsory=confirm`: the alliance waits for the players' answer.
+    AllianceProposed(AllianceFormation),
+    /// Under `compulsory=confirm`: the players refused the alliance.
+    AllianceRefused(AllianceFormation),
     /// The lone player was eliminated, so the alliance of `allies` ended.
     AllianceDissolved { allies: PlayerSet },
-    GameOver(Outcome),
+    /// The game ended; `placings` ranks every seat from 1 (ties share a place).
+    GameOver { outcome: Outcome, placings: ByPlayer<u8> },
 }
 
 /// The events of one move, in the order they happened.

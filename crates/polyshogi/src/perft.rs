@@ -1,5 +1,6 @@
 //! Perft: the number of move sequences of a given length, the first correctness test of a
 //! move generator. Leaves are bulk-counted: the last ply counts legal moves without playing.
+//! Under `compulsory=confirm` every proposed alliance is taken as accepted.
 
 use crate::mv::{Move, MoveList};
 use crate::variant::sannin::SanninGame;
@@ -17,7 +18,7 @@ pub fn perft(game: &mut SanninGame, depth: u32) -> u64 {
     let mut total = 0;
     for &m in &moves {
         let before = game.position().clone();
-        game.play_unchecked(m);
+        play_accepting_alliances(game, m);
         total += perft(game, depth - 1);
         game.take_back(before);
     }
@@ -32,10 +33,17 @@ pub fn divide(game: &mut SanninGame, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&m| {
             let before = game.position().clone();
-            game.play_unchecked(m);
+            play_accepting_alliances(game, m);
             let count = perft(game, depth.saturating_sub(1));
             game.take_back(before);
             (m, count)
         })
         .collect()
+}
+
+fn play_accepting_alliances(game: &mut SanninGame, m: Move) {
+    game.play_unchecked(m);
+    if game.position().pending_alliance().is_some() {
+        game.answer_alliance(true).expect("a proposal is pending");
+    }
 }

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use polyshogi::geometry::{Cell, HexNaming, Hour, HEX127};
 use polyshogi::perft::perft;
-use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules, SanninSetup};
+use polyshogi::variant::sannin::{Compulsory, SanninGame, SanninPosition, SanninRules, SanninSetup};
 use polyshogi::{ByPlayer, Hand, HourSet, Move, MoveList, Piece, Player, PlayerSet, Role};
 use proptest::prelude::*;
 
@@ -154,7 +154,7 @@ mod reference {
         }
 
         pub fn king(&self, player: Player) -> Option<Sq> {
-            all_squares().find(|&sq| self.at(sq) == Some(Piece { player, role: Role::King, promoted: false }) || self.at(sq) == Some(Piece { player, role: Role::King, promoted: true }))
+            all_squares().find(|&sq| self.at(sq).is_some_and(|p| p.player == player && p.role == Role::King))
         }
 
         pub fn ally_of(&self, player: Player) -> Option<Player> {
@@ -350,8 +350,8 @@ mod reference {
             let king = self.at(king_sq).expect("the king stands on its cell");
             if king.promoted && self.illumination_ready[mover.index()] {
                 let mut eligible = Vec::new();
-                for hour in 0..12 {
-                    let Some(target) = self.first_occupied(king_sq, MIDDLE[hour]) else { continue };
+                for (hour, &ray) in MIDDLE.iter().enumerate() {
+                    let Some(target) = self.first_occupied(king_sq, ray) else { continue };
                     let t = self.at(target).expect("occupied");
                     if t.player == mover || t.role == Role::King {
                         continue;
@@ -632,8 +632,14 @@ impl Rng {
     }
 }
 
+/// The default rules with compulsory alliances off: the reference models the rules core, and
+/// the alliance detector (which also bars some checking moves) has its own tests.
+fn base_rules() -> SanninRules {
+    SanninRules { compulsory: Compulsory::Off, ..SanninRules::default() }
+}
+
 fn rules_with(options: &[&str]) -> SanninRules {
-    let mut rules = SanninRules::default();
+    let mut rules = base_rules();
     for option in options {
         rules.set(option).expect("a known rule option");
     }
@@ -719,6 +725,21 @@ fn eliminate(setup: &SanninSetup, victim: Player, rng: &mut Rng) -> Option<Sanni
     Some(s)
 }
 
+/// Rebuilds a constructed setup with `may_castle` cleared for kings now in check: the flag
+/// means "never moved, never checked", so a constructed position must not claim otherwise
+/// (done here rather than trusting the constructor to do it).
+fn validate(setup: SanninSetup, rules: SanninRules) -> Option<SanninPosition> {
+    let pos = SanninPosition::from_setup(setup, rules).ok()?;
+    let mut setup = pos.to_setup();
+    let r = ref_pos(&pos);
+    for p in Player::ALL {
+        if r.in_check(p) {
+            setup.may_castle[p] = false;
+        }
+    }
+    SanninPosition::from_setup(setup, rules).ok()
+}
+
 /// Promotes `player`'s king and lets it illuminate at once.
 fn promote_king(setup: &SanninSetup, player: Player) -> SanninSetup {
     let mut s = setup.clone();
@@ -737,7 +758,7 @@ fn promote_king(setup: &SanninSetup, player: Player) -> SanninSetup {
 fn random_sparse_setup(rng: &mut Rng) -> SanninSetup {
     let per_army = [(Role::Rook, 1), (Role::Bishop, 1), (Role::Gold, 2), (Role::Silver, 2),
         (Role::Knight, 1), (Role::Lance, 2), (Role::Pawn, 8)];
-    let mut pool: Vec<Role> = per_army.iter().flat_map(|&(r, n)| std::iter::repeat(r).take(3 * n)).collect();
+    let mut pool: Vec<Role> = per_army.iter().flat_map(|&(r, n)| (0..3 * n).map(move |_| r)).collect();
     let mut eliminated = PlayerSet::EMPTY;
     if rng.chance(20) {
         eliminated.insert(rng.pick(&Player::ALL));
@@ -839,6 +860,11 @@ impl Tally {
         if !extra.is_empty() {
             problems.push(format!("generated but not legal by RULES.md: {}", extra.join(" ")));
         }
+        for &m in fast.difference(&expected) {
+            if let Some(note) = explain_pawn_drop(pos, m) {
+                problems.push(note);
+            }
+        }
         if !problems.is_empty() {
             self.bump(&format!("MISMATCH in {source}"));
             self.mismatches.push(format!("[{source}]\n{}  {}\n", describe(pos), problems.join("\n  ")));
@@ -924,6 +950,35 @@ impl Tally {
     }
 }
 
+/// For a pawn drop the reference refuses as a mate: what the fast generator would let the
+/// checked player do after it, judged as if it were his turn.
+fn explain_pawn_drop(pos: &SanninPosition, m: Move) -> Option<String> {
+    let Move::Drop { role: Role::Pawn, to } = m else { return None };
+    let mover = pos.to_move();
+    let mut setup = pos.to_setup();
+    setup.hands[mover].take(Role::Pawn);
+    setup.pieces.push((to, Piece { player: mover, role: Role::Pawn, promoted: false }));
+    let mut notes = Vec::new();
+    for victim in mover.others3() {
+        let mut s = setup.clone();
+        s.to_move = victim;
+        let Ok(after) = SanninPosition::from_setup(s, *pos.rules()) else { continue };
+        if !after.in_check(victim) {
+            continue;
+        }
+        let r = ref_pos(&after);
+        let replies: Vec<String> = legal_set(&after).into_iter().map(|m| move_text(&r, &from_library(m))).collect();
+        notes.push(format!(
+            "after {} player {} is in check (castling right {}); the fast generator's replies: {}",
+            move_text(&ref_pos(pos), &from_library(m)),
+            player_letter(victim),
+            if after.may_castle(victim) { "still set" } else { "gone" },
+            replies.join(" ")
+        ));
+    }
+    (!notes.is_empty()).then(|| notes.join("\n  "))
+}
+
 /// The rule sets the playouts run under; each must be checked at least once.
 fn option_sets() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
@@ -946,7 +1001,7 @@ fn option_sets() -> Vec<(&'static str, Vec<&'static str>)> {
 #[test]
 fn reference_generator_finds_the_48_start_moves_of_rules_1_5() {
     // §1.5: 48 legal moves for whichever player moves first, 4 of them castling jumps.
-    let pos = SanninPosition::start(SanninRules::default());
+    let pos = SanninPosition::start(base_rules());
     let r = ref_pos(&pos);
     for p in Player::ALL {
         assert_eq!(r.legal_actions(p).len(), 48, "player {p:?}");
@@ -957,6 +1012,7 @@ fn reference_generator_finds_the_48_start_moves_of_rules_1_5() {
 fn fast_generator_equals_reference_on_thousands_of_positions() {
     let mut tally = Tally::default();
     let mut rng = Rng::new(0x5a77_1e55);
+    let refused_before = reference::PAWN_DROP_MATES_REFUSED.load(Ordering::Relaxed);
 
     // Playouts under each rule set, every position along the way checked; every fourth one
     // also checked with a player eliminated and with the mover's king promoted.
@@ -977,14 +1033,14 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
             for setup in derived {
                 let victim = rng.pick(&Player::ALL);
                 if let Some(s) = eliminate(&setup, victim, &mut rng) {
-                    if let Ok(pos) = SanninPosition::from_setup(s.clone(), rules) {
+                    if let Some(pos) = validate(s.clone(), rules) {
                         tally.check(&pos, "derived: a player eliminated");
                     }
-                    if let Ok(pos) = SanninPosition::from_setup(promote_king(&s, s.to_move), rules) {
+                    if let Some(pos) = validate(promote_king(&s, s.to_move), rules) {
                         tally.check(&pos, "derived: eliminated + promoted king");
                     }
                 }
-                if let Ok(pos) = SanninPosition::from_setup(promote_king(&setup, setup.to_move), rules) {
+                if let Some(pos) = validate(promote_king(&setup, setup.to_move), rules) {
                     tally.check(&pos, "derived: mover's king promoted");
                 }
             }
@@ -996,14 +1052,18 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
     for _ in 0..2500 {
         let (name, options) = &sets[rng.below(sets.len())];
         let rules = rules_with(options);
-        if let Ok(pos) = SanninPosition::from_setup(random_sparse_setup(&mut rng), rules) {
+        if let Some(pos) = validate(random_sparse_setup(&mut rng), rules) {
             tally.check(&pos, &format!("random sparse setup ({name})"));
             tally.bump("source: random sparse setup (any rules)");
         }
     }
 
     println!("positions checked:\n{}", tally.report());
-    println!("pawn drops refused as mates by the reference: {}", reference::PAWN_DROP_MATES_REFUSED.load(Ordering::Relaxed));
+    // Other tests share the counter, so this one may count a few of theirs; it only has to
+    // show that the pawn-drop-mate rule was exercised at all.
+    let refused = reference::PAWN_DROP_MATES_REFUSED.load(Ordering::Relaxed) - refused_before;
+    println!("pawn drops refused as mates by the reference: {refused}");
+    assert!(refused > 0, "no pawn drop was ever refused as a mate");
 
     for (name, _) in option_sets() {
         assert!(tally.count(&format!("source: {name}")) > 0, "no playout position under {name}");
@@ -1038,5 +1098,295 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
             println!("{m}");
         }
         panic!("{} positions where the fast generator and the reference disagree (first ones above)", tally.mismatches.len());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stalemate under `stalemate=pass`
+// ---------------------------------------------------------------------------------------------
+
+/// A king, possibly with a few own pieces, hemmed in by a handful of enemy pieces near it:
+/// the kind of position where a player not in check can have no legal action.
+fn random_cornered_setup(rng: &mut Rng) -> SanninSetup {
+    let mover = rng.pick(&Player::ALL);
+    let cells: Vec<Cell> = HEX127.cells().collect();
+    let king_cell = rng.pick(&cells);
+    let (kc, kr) = sq(king_cell);
+    let near: Vec<Cell> = cells
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let (col, rank) = sq(c);
+            c != king_cell && (col - kc).abs() <= 3 && (rank - kr).abs() <= 3
+        })
+        .collect();
+    let mut used = vec![king_cell];
+    let mut pieces = vec![(king_cell, Piece { player: mover, role: Role::King, promoted: false })];
+    for p in mover.others3() {
+        let mut king = rng.pick(&cells);
+        while used.contains(&king) {
+            king = rng.pick(&cells);
+        }
+        used.push(king);
+        pieces.push((king, Piece { player: p, role: Role::King, promoted: rng.chance(30) }));
+    }
+    let roles = [Role::Rook, Role::Bishop, Role::Gold, Role::Silver, Role::Knight, Role::Lance, Role::Pawn];
+    for i in 0..2 + rng.below(5) {
+        let cell = rng.pick(&near);
+        if used.contains(&cell) {
+            continue;
+        }
+        used.push(cell);
+        let role = rng.pick(&roles);
+        // Mostly enemies; now and then one of the mover's own pieces that may be pinned.
+        let player = if i > 0 && rng.chance(15) { mover } else { rng.pick(&mover.others3()) };
+        let promoted = !matches!(role, Role::Gold | Role::Knight) && rng.chance(30);
+        pieces.push((cell, Piece { player, role, promoted }));
+    }
+    SanninSetup {
+        pieces,
+        hands: ByPlayer::default(),
+        to_move: mover,
+        eliminated: PlayerSet::EMPTY,
+        allies: PlayerSet::EMPTY,
+        former_allies: PlayerSet::EMPTY,
+        may_castle: ByPlayer::new(|_| false),
+        illumination_ready: ByPlayer::new(|_| true),
+        plies: 0,
+    }
+}
+
+#[test]
+fn stalemated_player_passes_exactly_when_the_reference_says_so() {
+    // Stalemates are too rare in playouts, so search cornered kings until enough are found;
+    // every position tried is cross-checked, stalemate or not.
+    let rules = rules_with(&["stalemate=pass"]);
+    let mut rng = Rng::new(0x57a1e);
+    let mut tally = Tally::default();
+    for _ in 0..20_000 {
+        if let Some(pos) = validate(random_cornered_setup(&mut rng), rules) {
+            tally.check(&pos, "cornered king (stalemate=pass)");
+            if tally.count("feature: pass generated") >= 25 {
+                break;
+            }
+        }
+    }
+    println!("positions checked:\n{}", tally.report());
+    assert!(tally.count("feature: pass generated") >= 25, "too few stalemates found");
+    assert!(tally.count("feature: no legal action") > 0, "no checkmate among the cornered kings");
+    if !tally.mismatches.is_empty() {
+        for m in tally.mismatches.iter().take(8) {
+            println!("{m}");
+        }
+        panic!("{} positions where the fast generator and the reference disagree", tally.mismatches.len());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Castling and check, found by the cross-check and pinned down here on small positions
+// ---------------------------------------------------------------------------------------------
+
+/// Pieces of one player from text like `K10m +R7g P9l`.
+fn pieces_of(player: Player, text: &str) -> Vec<(Cell, Piece)> {
+    text.split_whitespace()
+        .map(|token| {
+            let (promoted, rest) = match token.strip_prefix('+') {
+                Some(rest) => (true, rest),
+                None => (false, token),
+            };
+            let role = Role::from_letter(rest.chars().next().unwrap()).expect("a piece letter");
+            let cell = HexNaming::Sannin.parse(&HEX127, &rest[1..]).expect("a Sannin cell name");
+            (cell, Piece { player, role, promoted })
+        })
+        .collect()
+}
+
+/// Middle's unmoved, never-checked king on 10m, boxed in by its own pawns; Last holds a pawn
+/// and a bishop on 12l that would protect a pawn dropped on 11m.
+fn boxed_middle_king() -> SanninSetup {
+    let mut pieces = pieces_of(Player::First, "K1d");
+    pieces.extend(pieces_of(Player::Second, "K10m P9l P10l P9m"));
+    pieces.extend(pieces_of(Player::Third, "K10d B12l"));
+    let mut hands: ByPlayer<Hand> = ByPlayer::default();
+    hands[Player::Third].add(Role::Pawn);
+    SanninSetup {
+        pieces,
+        hands,
+        to_move: Player::Third,
+        eliminated: PlayerSet::EMPTY,
+        allies: PlayerSet::EMPTY,
+        former_allies: PlayerSet::EMPTY,
+        may_castle: ByPlayer([false, true, false]),
+        illumination_ready: ByPlayer([true; 3]),
+        plies: 0,
+    }
+}
+
+#[test]
+fn pawn_drop_answered_only_by_castling_is_a_forbidden_pawn_drop_mate() {
+    // P*11m checks K10m (Last's 11 o'clock is one column to the right, §1.2); the king cannot
+    // take the pawn (the bishop on 12l protects it) and its other cells hold its own pawns.
+    // Castling is no escape, because a king in check may not castle (§1.9), so the drop
+    // mates and §1.7 forbids it.
+    let rules = base_rules();
+    let pos = SanninPosition::from_setup(boxed_middle_king(), rules).expect("a valid position");
+    let drop = Move::Drop { role: Role::Pawn, to: HexNaming::Sannin.parse(&HEX127, "11m").unwrap() };
+    let r = ref_pos(&pos);
+    assert!(!r.legal_actions(Player::Third).iter().any(|m| to_library(m) == drop), "the reference allows P*11m");
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    assert!(
+        !moves.contains(&drop),
+        "the fast generator allows the mating pawn drop P*11m (it counts castling out of check as an escape)\n{}",
+        describe(&pos)
+    );
+}
+
+#[test]
+fn king_in_check_never_castles_even_while_its_castling_right_stands() {
+    // The position just after P*11m, built with Middle's castling right still set, as play
+    // can leave it when removing a mated player's pieces opens a line onto a king. §1.9: no
+    // castling while in check, so Middle has no legal action at all.
+    let mut setup = boxed_middle_king();
+    setup.pieces.extend(pieces_of(Player::Third, "P11m"));
+    setup.hands = ByPlayer::default();
+    setup.to_move = Player::Second;
+    let pos = SanninPosition::from_setup(setup, base_rules()).expect("a valid position");
+    assert!(pos.in_check(Player::Second));
+    assert!(ref_pos(&pos).legal_actions(Player::Second).is_empty(), "the reference finds an escape");
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let r = ref_pos(&pos);
+    let texts: Vec<String> = moves.iter().map(|&m| move_text(&r, &from_library(m))).collect();
+    assert!(texts.is_empty(), "the fast generator lets a king in check castle: {}", texts.join(" "));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 120° rotation
+// ---------------------------------------------------------------------------------------------
+
+/// The seat that a player's army occupies after turning the board 120° counter-clockwise:
+/// Middle's becomes First's, First's becomes Last's, Last's becomes Middle's.
+fn rotate_player(p: Player) -> Player {
+    Player::from_index((p.index() + 2) % 3).expect("three seats")
+}
+
+fn rotate_players(set: PlayerSet) -> PlayerSet {
+    let mut out = PlayerSet::EMPTY;
+    for p in set.iter() {
+        out.insert(rotate_player(p));
+    }
+    out
+}
+
+fn rotate_by_player<T: Copy>(values: &ByPlayer<T>) -> ByPlayer<T> {
+    let mut out = *values;
+    for p in Player::ALL {
+        out[rotate_player(p)] = values[p];
+    }
+    out
+}
+
+fn rotate_setup(s: &SanninSetup) -> SanninSetup {
+    SanninSetup {
+        pieces: s
+            .pieces
+            .iter()
+            .map(|&(c, pc)| (HEX127.rotated_ccw120(c), Piece { player: rotate_player(pc.player), ..pc }))
+            .collect(),
+        hands: rotate_by_player(&s.hands),
+        to_move: rotate_player(s.to_move),
+        eliminated: rotate_players(s.eliminated),
+        allies: rotate_players(s.allies),
+        former_allies: rotate_players(s.former_allies),
+        may_castle: rotate_by_player(&s.may_castle),
+        illumination_ready: rotate_by_player(&s.illumination_ready),
+        plies: s.plies,
+    }
+}
+
+/// Screen hours turn with the board: a 120° counter-clockwise turn takes 12 o'clock (Middle's
+/// forward) to 8 o'clock (First's forward, §1.2).
+fn rotate_move(m: Move) -> Move {
+    match m {
+        Move::Normal { from, to, promote } => {
+            Move::Normal { from: HEX127.rotated_ccw120(from), to: HEX127.rotated_ccw120(to), promote }
+        }
+        Move::Drop { role, to } => Move::Drop { role, to: HEX127.rotated_ccw120(to) },
+        Move::Illuminate { from, rays } => {
+            let mut turned = HourSet::EMPTY;
+            for h in rays.iter() {
+                turned.insert(h.turned(8));
+            }
+            Move::Illuminate { from: HEX127.rotated_ccw120(from), rays: turned }
+        }
+        Move::Pass => Move::Pass,
+    }
+}
+
+fn legal_set(pos: &SanninPosition) -> HashSet<Move> {
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    moves.into_iter().collect()
+}
+
+/// A position from a seeded playout, optionally with the mover's king promoted.
+fn playout_position(seed: u64, plies: usize, rules: SanninRules, promoted_king: bool) -> Option<SanninPosition> {
+    let mut rng = Rng::new(seed);
+    let end = playout(SanninPosition::start(rules), plies, &mut rng, |_| {});
+    let mut setup = end.to_setup();
+    if promoted_king {
+        setup = promote_king(&setup, setup.to_move);
+    }
+    validate(setup, rules)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rotating_a_position_120_degrees_rotates_its_legal_moves(
+        seed in any::<u64>(),
+        plies in 0usize..160,
+        rules_index in 0..option_sets().len(),
+        promoted_king in any::<bool>(),
+    ) {
+        let rules = rules_with(&option_sets()[rules_index].1);
+        let pos = playout_position(seed, plies, rules, promoted_king);
+        prop_assume!(pos.is_some());
+        let pos = pos.unwrap();
+        let setup = pos.to_setup();
+        let rotated_setup = rotate_setup(&setup);
+        prop_assert_eq!(rotate_setup(&rotate_setup(&rotated_setup)), setup.clone());
+        let rotated = SanninPosition::from_setup(rotated_setup, rules).expect("a rotated position is valid");
+        let expected: HashSet<Move> = legal_set(&pos).into_iter().map(rotate_move).collect();
+        let actual = legal_set(&rotated);
+        prop_assert!(
+            actual == expected,
+            "rotation changes the legal moves\n{}only after rotating: {:?}\nonly before: {:?}",
+            describe(&pos),
+            actual.difference(&expected).collect::<Vec<_>>(),
+            expected.difference(&actual).collect::<Vec<_>>(),
+        );
+    }
+}
+
+#[test]
+fn perft_2_is_unchanged_by_a_120_degree_rotation() {
+    // The start array is itself symmetric, so rotating it only hands the move to Last: the
+    // count must not depend on who moves. The playout positions carry hands, promotions and
+    // (under alliance=ML) an alliance and a promoted king.
+    let mut positions = vec![SanninPosition::start(base_rules())];
+    for (seed, plies, options) in [(7u64, 30usize, vec![]), (11, 60, vec![]), (23, 40, vec!["alliance=ML"])] {
+        let rules = rules_with(&options);
+        positions.push(playout_position(seed, plies, rules, false).expect("a playout position"));
+    }
+    for pos in positions {
+        let rotated = SanninPosition::from_setup(rotate_setup(&pos.to_setup()), *pos.rules()).expect("valid");
+        let before = perft(&mut SanninGame::new(pos.clone()), 2);
+        let after = perft(&mut SanninGame::new(rotated), 2);
+        println!("perft(2) {before} / rotated {after}");
+        assert!(before > 0);
+        assert_eq!(before, after, "perft(2) changes under rotation\n{}", describe(&pos));
     }
 }

@@ -957,7 +957,7 @@ fn a_move_that_mates_both_other_players_wins() {
     assert_eq!(events.len(), 3, "{events:?}");
     assert!(events.contains(&Event::Checkmated { player: F, by: M }));
     assert!(events.contains(&Event::Checkmated { player: L, by: M }));
-    assert_eq!(events.last(), Some(&Event::GameOver(win)));
+    assert_eq!(events.last(), Some(&game_over(win, [2, 1, 2])));
     assert_eq!(pos.outcome(), Some(win));
 }
 
@@ -969,7 +969,7 @@ fn the_last_player_standing_wins() {
     let mut pos = position(s, &[]);
     let events = play(&mut pos, "G3c-2b");
     let win = Outcome::Win { winner: M, reason: WinReason::LastStanding };
-    assert_eq!(events.as_slice(), &[Event::Checkmated { player: F, by: M }, Event::GameOver(win)]);
+    assert_eq!(events.as_slice(), &[Event::Checkmated { player: F, by: M }, game_over(win, [2, 1, 3])]);
     assert_eq!(pos.outcome(), Some(win));
     assert!(legal(&pos).is_empty());
 }
@@ -981,13 +981,13 @@ fn the_last_player_standing_wins() {
 fn garden_entry_wins_for_a_non_allied_king() {
     let mut pos = position(setup(&[("F", "K", "1a"), ("M", "K", "7h"), ("L", "K", "7a")], M), &[]);
     let win = Outcome::Win { winner: M, reason: WinReason::Garden };
-    assert_eq!(play(&mut pos, "K7h-7g").as_slice(), &[Event::GameOver(win)]);
+    assert_eq!(play(&mut pos, "K7h-7g").as_slice(), &[game_over(win, [2, 1, 2])]);
     assert_eq!(pos.outcome(), Some(win));
 
     // A promoted king ranging in wins as well.
     let mut pos = position(setup(&[("F", "K", "1a"), ("M", "K", "10m"), ("L", "+K", "7c")], L), &[]);
     let win = Outcome::Win { winner: L, reason: WinReason::Garden };
-    assert_eq!(play(&mut pos, "+K7c-7g").as_slice(), &[Event::GameOver(win)]);
+    assert_eq!(play(&mut pos, "+K7c-7g").as_slice(), &[game_over(win, [2, 2, 1])]);
 }
 
 #[test]
@@ -1002,7 +1002,7 @@ fn garden_entry_gives_no_win_to_an_allied_king_but_does_to_the_lone_one() {
     s.allies = PlayerSet::of(&[M, L]);
     let mut pos = position(s, &[]);
     let win = Outcome::Win { winner: F, reason: WinReason::Garden };
-    assert_eq!(play(&mut pos, "+K4d-7g").as_slice(), &[Event::GameOver(win)]);
+    assert_eq!(play(&mut pos, "+K4d-7g").as_slice(), &[game_over(win, [1, 2, 2])]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1041,7 +1041,7 @@ fn stalemate_draw_ends_the_game_drawn() {
     let mut pos = position(stalemate_setup(), &["stalemate=draw"]);
     let events = play(&mut pos, "P6c-6b");
     let draw = Outcome::Draw { players: PlayerSet::of(&[F, M, L]), reason: DrawReason::Stalemate };
-    assert_eq!(events.as_slice(), &[Event::GameOver(draw)]);
+    assert_eq!(events.as_slice(), &[game_over(draw, [1, 1, 1])]);
     assert_eq!(pos.outcome(), Some(draw));
 }
 
@@ -1131,7 +1131,7 @@ fn if_an_ally_is_mated_both_allies_lose() {
     let mut pos = position(s, &[]);
     let events = play(&mut pos, "R12g-13h");
     let win = Outcome::Win { winner: F, reason: WinReason::AllyMated };
-    assert_eq!(events.as_slice(), &[Event::Checkmated { player: M, by: F }, Event::GameOver(win)]);
+    assert_eq!(events.as_slice(), &[Event::Checkmated { player: M, by: F }, game_over(win, [1, 2, 2])]);
     assert_eq!(pos.outcome(), Some(win));
 }
 
@@ -1162,7 +1162,7 @@ fn mating_the_lone_player_dissolves_the_alliance_and_rights_return() {
     assert_eq!(pos.to_move(), M);
     assert!(moves_from(&pos, "9f").contains(&"S9f-9e+".to_string()), "promotion is back");
     let win = Outcome::Win { winner: M, reason: WinReason::Garden };
-    assert_eq!(play(&mut pos, "K7h-7g").as_slice(), &[Event::GameOver(win)], "the Garden is back");
+    assert_eq!(play(&mut pos, "K7h-7g").as_slice(), &[game_over(win, [3, 1, 2])], "the Garden is back");
 }
 
 #[test]
@@ -1214,4 +1214,9 @@ fn the_1932_sample_game_replays_move_for_move() {
     assert_eq!(order, [F, M, L].repeat(6));
     let end = replayed.game.position();
     assert!(Player::ALL.iter().all(|&p| !end.in_check(p)), "no move gives check");
+}
+
+/// The game-over event with each seat's place, in seat order First, Middle, Last.
+fn game_over(outcome: Outcome, placings: [u8; 3]) -> Event {
+    Event::GameOver { outcome, placings: polyshogi::ByPlayer(placings) }
 }

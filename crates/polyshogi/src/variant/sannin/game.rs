@@ -70,6 +70,9 @@ impl SanninGame {
         if self.position.outcome().is_some() {
             return Err(IllegalMove::GameOver);
         }
+        if self.position.pending_alliance().is_some() {
+            return Err(IllegalMove::AllianceProposalPending);
+        }
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         if !moves.contains(&m) {
@@ -83,6 +86,11 @@ impl SanninGame {
         self.keys.push(self.position.repetition_key());
         self.moves.push(m);
         self.position.play_unchecked(m)
+    }
+
+    /// Under `compulsory=confirm`, the allies' answer to a proposed alliance.
+    pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        self.position.answer_alliance(accept)
     }
 
     /// Takes back the last move, given the position before it.

@@ -1,6 +1,7 @@
 //! Sannin shogi (kokusai sannin shōgi): three players on 127 hexes, RULES.md §1.
 //! Tables are data (`tables`); the irreducible rules are code (`movegen`, `play`).
 
+mod alliance;
 mod game;
 mod key;
 mod movegen;
@@ -9,6 +10,7 @@ mod position;
 mod rules;
 mod tables;
 
+pub use alliance::{LastAction, Threats};
 pub use game::SanninGame;
 pub use play::IllegalMove;
 pub use position::{PositionError, SanninPosition, SanninSetup};

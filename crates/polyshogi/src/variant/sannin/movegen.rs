@@ -54,7 +54,7 @@ impl SanninPosition {
 
     /// Appends the legal actions of `mover` as if it were his turn.
     pub(super) fn generate_for(&self, mover: Player, out: &mut MoveList, depth: u8) {
-        if self.outcome.is_some() || !self.active.contains(mover) {
+        if self.outcome.is_some() || self.proposal.is_some() || !self.active.contains(mover) {
             return;
         }
         let Some(king) = self.kings[mover] else { return };
@@ -64,9 +64,59 @@ impl SanninPosition {
         self.generate_king_moves(mover, &safety, out, depth);
         self.generate_drops(mover, &safety, out, depth);
         self.generate_illuminations(mover, &safety, out, depth);
+        if depth == 0 && self.alliance_possible() {
+            self.drop_moves_forming_alliance_with_checked_player(mover, out, first_new);
+        }
         if out.len() == first_new && self.rules.stalemate == Stalemate::Pass && !self.in_check(mover) {
             out.push(Move::Pass);
         }
+    }
+
+    /// §1.13 [DEF]: a move that would form an alliance while one new ally stands in check
+    /// from the other is illegal. Only moves that give check can do that, so only those run
+    /// the detector. (Nested evaluations — mate tests, replies — skip this rule.)
+    fn drop_moves_forming_alliance_with_checked_player(&self, mover: Player, out: &mut MoveList, first_new: usize) {
+        let grid = self.tables.grid;
+        let mut near_kings = CellSet::EMPTY;
+        for p in mover.others3() {
+            if let Some(k) = self.kings[p] {
+                for hour in Hour::ALL {
+                    near_kings |= grid.ray(k, hour);
+                }
+            }
+        }
+        let mut index = first_new;
+        while index < out.len() {
+            let m = out[index];
+            // A move can only give check through the cells it touches lying on a king's ray.
+            let touched = match m {
+                Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
+                Move::Drop { to, .. } => CellSet::from_cell(to),
+                Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
+                Move::Pass => CellSet::EMPTY,
+            };
+            if (touched & near_kings).is_empty() || !self.forms_alliance_with_checked_player(m, mover) {
+                index += 1;
+            } else {
+                out.remove(index);
+            }
+        }
+    }
+
+    fn forms_alliance_with_checked_player(&self, m: Move, mover: Player) -> bool {
+        let mut after = self.clone();
+        after.apply_pieces(m, mover);
+        let checked: ArrayVec<Player, 2> = mover
+            .others3()
+            .into_iter()
+            .filter(|&p| after.kings[p].is_some_and(|k| after.is_attacked(k, after.by_player[mover], after.occupied)))
+            .collect();
+        if checked.is_empty() {
+            return false;
+        }
+        let new_threats = self.new_threats(&after, mover);
+        self.detect_alliance(&after, m, mover, &new_threats)
+            .is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
     }
 
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
@@ -324,6 +374,9 @@ impl SanninPosition {
         let rules = &self.rules;
         let dead = matches!(piece.role, Role::Pawn | Role::Lance) && tables.dead_cells[mover].contains(to);
         let stuck_allowed = rules.dead_cell_rule == DeadCellRule::AllowStuck;
+        if piece.role == Role::King && !rules.king_zone_promotion {
+            return (true, false);
+        }
         let forced_in_ally_territory = rules.allied_promotion == AlliedPromotion::ForcedInAllyTerritory;
         if let Some(ally) = self.ally_of(mover).filter(|_| forced_in_ally_territory) {
             // The ja.wikipedia reading: allies promote, compulsorily, in each other's territory

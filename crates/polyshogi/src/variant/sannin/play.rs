@@ -1,21 +1,26 @@
 //! Playing a Sannin move: the piece changes, then everything the move sets off in order —
-//! Garden win, lost castling rights, immediate checkmates, eliminations, the alliance, whose
-//! turn it is, and players left without a legal action (RULES.md §1.9–1.14).
+//! Garden win, lost castling rights, compulsory alliance, immediate checkmates, eliminations,
+//! whose turn it is, and players left without a legal action (RULES.md §1.9–1.14).
 
 use arrayvec::ArrayVec;
 
+use super::alliance::LastAction;
 use super::position::SanninPosition;
-use super::rules::{MateEvaluation, Stalemate, TurnAfterMate};
+use super::rules::{Compulsory, MateEvaluation, Stalemate, TurnAfterMate};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
 use crate::piece::Role;
-use crate::player::{Player, PlayerSet};
+use crate::player::{ByPlayer, Player, PlayerSet};
 
-/// Why a move was refused.
+/// Why a move (or an answer to an alliance proposal) was refused.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum IllegalMove {
     GameOver,
     NotLegal,
+    /// An alliance proposal waits for its answer before anyone moves.
+    AllianceProposalPending,
+    /// There is no alliance proposal to answer.
+    NoAllianceProposal,
 }
 
 impl std::fmt::Display for IllegalMove {
@@ -23,6 +28,10 @@ impl std::fmt::Display for IllegalMove {
         match self {
             IllegalMove::GameOver => write!(f, "the game is over"),
             IllegalMove::NotLegal => write!(f, "the move is not legal in this position"),
+            IllegalMove::AllianceProposalPending => {
+                write!(f, "an alliance proposal must be accepted or refused first")
+            }
+            IllegalMove::NoAllianceProposal => write!(f, "there is no alliance proposal to answer"),
         }
     }
 }
@@ -34,6 +43,9 @@ impl SanninPosition {
     pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);
+        }
+        if self.proposal.is_some() {
+            return Err(IllegalMove::AllianceProposalPending);
         }
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
@@ -47,6 +59,7 @@ impl SanninPosition {
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         let mover = self.to_move;
         let mut events = Events::new();
+        let before = self.alliance_possible().then(|| self.clone());
         self.apply_pieces(m, mover);
         self.plies += 1;
         // A king promoted on another player's turn may illuminate on its owner's next turn.
@@ -54,7 +67,7 @@ impl SanninPosition {
             self.illumination_ready[p] = true;
         }
 
-        if let Move::Normal { from: _, to, .. } = m {
+        if let Move::Normal { to, .. } = m {
             let moved_king = self.piece_at(to).is_some_and(|p| p.role == Role::King);
             if moved_king && to == self.tables.garden && self.has_garden_right(mover) {
                 self.finish(Outcome::Win { winner: mover, reason: WinReason::Garden }, &mut events);
@@ -69,6 +82,43 @@ impl SanninPosition {
             }
         }
 
+        self.last_action = None;
+        if let Some(before) = before {
+            let new_threats = before.new_threats(self, mover);
+            let formation = before.detect_alliance(self, m, mover, &new_threats);
+            let defensive = before.is_defensive(self, mover);
+            self.last_action = Some(LastAction { mover, mv: m, new_threats, defensive });
+            if let Some(formation) = formation {
+                if self.rules.compulsory == Compulsory::Confirm {
+                    self.proposal = Some(formation);
+                    events.push(Event::AllianceProposed(formation));
+                    return events;
+                }
+                self.form_alliance(&formation);
+                events.push(Event::AllianceFormed(formation));
+            }
+        }
+        self.end_turn(mover, &mut events);
+        events
+    }
+
+    /// Under `compulsory=confirm`, the allies' answer to the pending proposal; the turn then
+    /// ends as it would have after the move.
+    pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        let formation = self.proposal.take().ok_or(IllegalMove::NoAllianceProposal)?;
+        let mut events = Events::new();
+        if accept {
+            self.form_alliance(&formation);
+            events.push(Event::AllianceFormed(formation));
+        } else {
+            events.push(Event::AllianceRefused(formation));
+        }
+        self.end_turn(self.to_move, &mut events);
+        Ok(events)
+    }
+
+    /// Mates, eliminations and the next player, after `mover`'s action.
+    fn end_turn(&mut self, mover: Player, events: &mut Events) {
         let mut mated_someone = false;
         if self.rules.mate_evaluation == MateEvaluation::Immediate {
             // Judge every other player in the same position, so one move can mate both. The
@@ -82,7 +132,7 @@ impl SanninPosition {
             victims.sort_by_key(|&p| self.allies.contains(p));
             for victim in victims {
                 events.push(Event::Checkmated { player: victim, by: mover });
-                self.remove_player(victim, &mut events);
+                self.remove_player(victim, events);
                 mated_someone = true;
             }
         }
@@ -93,17 +143,17 @@ impl SanninPosition {
             } else {
                 self.next_active(mover)
             };
-            self.resolve_player_without_action(&mut events);
+            self.resolve_player_without_action(events);
         }
         if self.outcome.is_none() && self.plies >= self.rules.max_plies {
-            self.finish(Outcome::Draw { players: self.active, reason: DrawReason::PlyCap }, &mut events);
+            self.finish(Outcome::Draw { players: self.active, reason: DrawReason::PlyCap }, events);
         }
-        events
     }
 
     /// The player to move may have no legal action: a removal opened a line onto his king,
     /// mates are judged at the victim's turn, or he is stalemated. Each case removes him (or
-    /// makes him pass, or draws), and the turn moves on until someone can act.
+    /// draws), and the turn moves on until someone can act. (Under `stalemate=pass` the move
+    /// generator offers a pass, so a player who is not in check always has an action.)
     fn resolve_player_without_action(&mut self, events: &mut Events) {
         while self.outcome.is_none() {
             let player = self.to_move;
@@ -113,17 +163,12 @@ impl SanninPosition {
             if self.in_check(player) {
                 let by = self.checking_player(player);
                 events.push(Event::Checkmated { player, by });
+            } else if self.rules.stalemate == Stalemate::Draw {
+                let outcome = Outcome::Draw { players: self.active, reason: DrawReason::Stalemate };
+                self.finish(outcome, events);
+                return;
             } else {
-                match self.rules.stalemate {
-                    Stalemate::Eliminate => events.push(Event::Stalemated { player }),
-                    // The move generator offers a pass, so the player has an action after all.
-                    Stalemate::Pass => return,
-                    Stalemate::Draw => {
-                        let outcome = Outcome::Draw { players: self.active, reason: DrawReason::Stalemate };
-                        self.finish(outcome, events);
-                        return;
-                    }
-                }
+                events.push(Event::Stalemated { player });
             }
             self.remove_player(player, events);
             if self.outcome.is_none() {
@@ -169,6 +214,46 @@ impl SanninPosition {
 
     fn finish(&mut self, outcome: Outcome, events: &mut Events) {
         self.outcome = Some(outcome);
-        events.push(Event::GameOver(outcome));
+        events.push(Event::GameOver { outcome, placings: self.placings().expect("the game is over") });
+    }
+
+    /// Once the game is over, each seat's place from 1: the winner first (or the players
+    /// sharing a draw); both allies share second when an ally was mated; players who left the
+    /// game are ranked by how long they lasted.
+    pub fn placings(&self) -> Option<ByPlayer<u8>> {
+        let outcome = self.outcome?;
+        let mut placings = ByPlayer([0u8; 3]);
+        let still_in: PlayerSet = match outcome {
+            Outcome::Win { winner, .. } => {
+                placings[winner] = 1;
+                let mut rest = self.active;
+                rest.remove(winner);
+                for p in rest.iter() {
+                    placings[p] = 2;
+                }
+                if rest.is_empty() {
+                    PlayerSet::of(&[winner])
+                } else {
+                    self.active
+                }
+            }
+            Outcome::Draw { players, .. } => {
+                for p in players.iter() {
+                    placings[p] = 1;
+                }
+                players
+            }
+        };
+        let next_place = still_in.len() as u8 + 1;
+        let mut previous: Option<(u8, u32)> = None;
+        for (index, &(p, ply)) in self.eliminations.iter().rev().enumerate() {
+            let place = match previous {
+                Some((place, previous_ply)) if previous_ply == ply => place,
+                _ => next_place + index as u8,
+            };
+            placings[p] = place;
+            previous = Some((place, ply));
+        }
+        Some(placings)
     }
 }

@@ -3,13 +3,16 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
+
+use super::alliance::LastAction;
 use super::key::{hand_key, piece_key, whole_hand_key};
 use super::rules::{PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, code_of, piece_of, Code, SanninTables};
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::Move;
-use crate::outcome::Outcome;
+use crate::outcome::{AllianceFormation, Outcome};
 use crate::piece::{Hand, Piece, Role};
 use crate::player::{ByPlayer, Player, PlayerSet};
 
@@ -130,6 +133,13 @@ pub struct SanninPosition {
     pub(super) outcome: Option<Outcome>,
     /// Zobrist hash of board and hands, kept up to date by every change to them.
     pub(super) material_key: u64,
+    /// What the alliance detector needs to know about the previous action.
+    pub(super) last_action: Option<LastAction>,
+    /// Under `compulsory=confirm`: a detected alliance awaiting its answer.
+    pub(super) proposal: Option<AllianceFormation>,
+    /// Players in the order they left the game, with the ply they left at (players who left
+    /// together share a place).
+    pub(super) eliminations: ArrayVec<(Player, u32), 3>,
 }
 
 impl SanninPosition {
@@ -159,12 +169,16 @@ impl SanninPosition {
             plies: setup.plies,
             outcome: None,
             material_key: 0,
+            last_action: None,
+            proposal: None,
+            eliminations: ArrayVec::new(),
         };
         for p in Player::ALL {
             pos.set_hand(p, setup.hands[p]);
         }
         for p in setup.eliminated.iter() {
             pos.active.remove(p);
+            pos.eliminations.push((p, 0));
         }
         if pos.active.len() < 2 {
             return Err(PositionError::FewerThanTwoPlayers);
@@ -310,6 +324,11 @@ impl SanninPosition {
         self.plies
     }
 
+    /// Under `compulsory=confirm`: the alliance waiting to be accepted or refused.
+    pub fn pending_alliance(&self) -> Option<AllianceFormation> {
+        self.proposal
+    }
+
     pub fn king(&self, player: Player) -> Option<Cell> {
         self.kings[player]
     }
@@ -348,6 +367,11 @@ impl SanninPosition {
     #[inline]
     pub(super) fn is_attacked(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> bool {
         Hour::ALL.into_iter().any(|hour| self.attacker_on_ray(target, hour, attackers, occupied).is_some())
+    }
+
+    /// The cells of `attackers` whose pieces attack `target` (see `is_attacked`).
+    pub(super) fn attacking_cells(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> CellSet {
+        Hour::ALL.into_iter().filter_map(|hour| self.attacker_on_ray(target, hour, attackers, occupied)).collect()
     }
 
     /// The piece of `attackers` attacking `target` from direction `hour`, if any.
@@ -470,6 +494,14 @@ impl SanninPosition {
         }
     }
 
+    /// Turns the piece on `cell` over to its promoted side, where it has one.
+    pub(super) fn promote_in_place(&mut self, cell: Cell) {
+        if let Some(piece) = self.piece_at(cell).filter(|p| !p.promoted && can_ever_promote(p.role)) {
+            self.clear(cell);
+            self.put(cell, Piece { promoted: true, ..piece });
+        }
+    }
+
     /// Removes a player from the game: his pieces leave the board and his hand is discarded.
     pub(super) fn eliminate(&mut self, player: Player) {
         for cell in self.by_player[player] {
@@ -480,6 +512,7 @@ impl SanninPosition {
         self.active.remove(player);
         self.allies.remove(player);
         self.may_castle[player] = false;
+        self.eliminations.push((player, self.plies));
     }
 
     /// The next active player after `player` in turn order.
