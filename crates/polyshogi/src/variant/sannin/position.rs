@@ -324,6 +324,11 @@ impl SanninPosition {
         self.plies
     }
 
+    /// What the alliance detector remembers of the previous action.
+    pub fn last_action(&self) -> Option<LastAction> {
+        self.last_action
+    }
+
     /// Under `compulsory=confirm`: the alliance waiting to be accepted or refused.
     pub fn pending_alliance(&self) -> Option<AllianceFormation> {
         self.proposal
