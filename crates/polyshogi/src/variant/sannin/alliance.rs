@@ -141,10 +141,14 @@ impl SanninPosition {
             if victim == mover || !after.active.contains(victim) {
                 return Threats::default();
             }
-            let before = self.threats(mover, victim);
-            let now = after.threats(mover, victim);
-            Threats { targets: now.targets - before.targets, mate: now.mate && !before.mate }
+            self.new_threats_against(after, mover, victim)
         })
+    }
+
+    fn new_threats_against(&self, after: &SanninPosition, mover: Player, victim: Player) -> Threats {
+        let before = self.threats(mover, victim);
+        let now = after.threats(mover, victim);
+        Threats { targets: now.targets - before.targets, mate: now.mate && !before.mate }
     }
 
     /// §1.13 step 2: `m` by `mover` (from this position into `after`) cleared a line so that a
@@ -187,7 +191,7 @@ impl SanninPosition {
     /// §1.13 step 3: the previous player's action made a threat against the third player that
     /// still stands, `mover`'s action made another against a different target, and no reply of
     /// the third player parries both.
-    fn dual_attack(&self, after: &SanninPosition, m: Move, mover: Player, new: &ByPlayer<Threats>) -> Option<AllianceFormation> {
+    fn dual_attack(&self, after: &SanninPosition, m: Move, mover: Player) -> Option<AllianceFormation> {
         let last = self.last_action?;
         let partner = last.mover;
         if partner == mover || last.defensive {
@@ -195,10 +199,16 @@ impl SanninPosition {
         }
         let victim = mover.others3().into_iter().find(|&p| p != partner)?;
         let earlier = last.new_threats[victim];
+        if earlier.targets.is_empty() && !earlier.mate {
+            return None;
+        }
         let standing = after.threats(partner, victim);
         let first = Threats { targets: earlier.targets & standing.targets, mate: earlier.mate && standing.mate };
-        let second = new[victim];
-        if (first.targets.is_empty() && !first.mate) || (second.targets.is_empty() && !second.mate) {
+        if first.targets.is_empty() && !first.mate {
+            return None;
+        }
+        let second = self.new_threats_against(after, mover, victim);
+        if second.targets.is_empty() && !second.mate {
             return None;
         }
         // Candidate pairs of threats on different targets; a mate threat is a target of its own.
@@ -250,11 +260,11 @@ impl SanninPosition {
 
     /// Runs the detector on an action: `self` is the position before it, `after` the position
     /// after its pieces moved. Returns the alliance it forms, if any.
-    pub(super) fn detect_alliance(&self, after: &SanninPosition, m: Move, mover: Player, new: &ByPlayer<Threats>) -> Option<AllianceFormation> {
+    pub(super) fn detect_alliance(&self, after: &SanninPosition, m: Move, mover: Player) -> Option<AllianceFormation> {
         if !self.alliance_possible() {
             return None;
         }
-        self.discovered_attack(after, m, mover).or_else(|| self.dual_attack(after, m, mover, new))
+        self.discovered_attack(after, m, mover).or_else(|| self.dual_attack(after, m, mover))
     }
 
     /// Forms an alliance now, with all its effects (§1.13 "Effects on formation"): castling

@@ -114,8 +114,7 @@ impl SanninPosition {
         if checked.is_empty() {
             return false;
         }
-        let new_threats = self.new_threats(&after, mover);
-        self.detect_alliance(&after, m, mover, &new_threats)
+        self.detect_alliance(&after, m, mover)
             .is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
     }
 

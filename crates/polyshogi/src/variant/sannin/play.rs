@@ -85,7 +85,7 @@ impl SanninPosition {
         self.last_action = None;
         if let Some(before) = before {
             let new_threats = before.new_threats(self, mover);
-            let formation = before.detect_alliance(self, m, mover, &new_threats);
+            let formation = before.detect_alliance(self, m, mover);
             let defensive = before.is_defensive(self, mover);
             self.last_action = Some(LastAction { mover, mv: m, new_threats, defensive });
             if let Some(formation) = formation {
