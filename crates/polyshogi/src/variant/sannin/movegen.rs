@@ -1,6 +1,7 @@
 //! Legal move generation for Sannin shogi, from precomputed tables and without allocating.
-//! The common case (mover not in check, not allied) proves legality with pins; every other
-//! case tries each candidate on a copy of the position.
+//! Legality comes from pins, check evasion and a direct test for checking an ally; only rare
+//! cases (an illumination in check, a pawn drop that checks, `forbid_exposing_ally`) try the
+//! move on a copy of the position.
 
 use arrayvec::ArrayVec;
 
@@ -21,11 +22,25 @@ const MAX_DROP_MATE_DEPTH: u8 = 2;
 struct KingSafety {
     king: Cell,
     in_check: bool,
-    /// Check every candidate on a copy: the mover is in check, or allied (his moves must not
-    /// check his ally), or the rules forbid exposing an ally.
-    by_trial: bool,
+    /// Where a non-king move or a drop must end: anywhere when not in check; on the checking
+    /// piece or between it and the king under one check; nowhere under two.
+    evasion: CellSet,
     pinned: CellSet,
     pin_lines: ArrayVec<(Cell, CellSet), 12>,
+    /// The ally's king, which the mover's pieces may not attack after his move.
+    ally_king: Option<Cell>,
+    /// Cells a move must touch to attack the ally's king: every cell on its rays (every cell
+    /// when the mover attacks it already, so that each move is tested).
+    ally_lines: CellSet,
+    /// Try every candidate on a copy (only under `forbid_exposing_ally`, for allies).
+    by_trial: bool,
+}
+
+impl KingSafety {
+    /// True when every move that obeys pins and evasion is legal without further tests.
+    fn simple(&self) -> bool {
+        !self.in_check && self.ally_king.is_none() && !self.by_trial
+    }
 }
 
 impl SanninPosition {
@@ -43,7 +58,7 @@ impl SanninPosition {
         // Usually some piece that shields nothing can move, which proves it at once.
         if let Some(king) = self.kings[player] {
             let safety = self.king_safety(player, king);
-            if !safety.by_trial && self.has_unpinned_piece_move(player, &safety) {
+            if safety.simple() && self.has_unpinned_piece_move(player, &safety) {
                 return true;
             }
         }
@@ -119,20 +134,33 @@ impl SanninPosition {
     }
 
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
+        let grid = self.tables.grid;
         let others = self.others_pieces(mover);
-        let in_check = self.is_attacked(king, others, self.occupied);
-        let allied = !self.allies.is_empty() && self.allies.contains(mover);
+        let checkers = self.attacking_cells(king, others, self.occupied);
+        let evasion = match checkers.count() {
+            0 => grid.all(),
+            1 => {
+                let checker = checkers.first().expect("one checker");
+                checkers | grid.between(king, checker).unwrap_or(CellSet::EMPTY)
+            }
+            _ => CellSet::EMPTY,
+        };
+        let ally_king = self.ally_of(mover).and_then(|ally| self.kings[ally]);
+        let ally_lines = match ally_king {
+            Some(k) if self.is_attacked(k, self.by_player[mover], self.occupied) => grid.all(),
+            Some(k) => Hour::ALL.into_iter().fold(CellSet::EMPTY, |lines, h| lines | grid.ray(k, h)),
+            None => CellSet::EMPTY,
+        };
         let mut safety = KingSafety {
             king,
-            in_check,
-            by_trial: in_check || allied,
+            in_check: checkers.count() > 0,
+            evasion,
             pinned: CellSet::EMPTY,
             pin_lines: ArrayVec::new(),
+            ally_king,
+            ally_lines,
+            by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
         };
-        if safety.by_trial {
-            return safety;
-        }
-        let grid = self.tables.grid;
         let own = self.by_player[mover];
         for hour in Hour::ALL {
             if (grid.ray(king, hour) & others).is_empty() {
@@ -194,16 +222,14 @@ impl SanninPosition {
             for hour in tables.range_hours[code].iter() {
                 targets |= grid.ray_reach(from, hour, self.occupied);
             }
-            targets = targets - forbidden;
+            targets = (targets - forbidden) & safety.evasion;
             if safety.pinned.contains(from) {
                 let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
                 targets &= line.unwrap_or(CellSet::EMPTY);
             }
             let piece = self.piece_at(from).expect("own piece");
             for to in targets {
-                self.push_with_promotions(mover, from, to, piece, out, |m| {
-                    !safety.by_trial || self.is_legal_by_trial(m, mover, depth)
-                });
+                self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
             }
         }
     }
@@ -234,11 +260,8 @@ impl SanninPosition {
         let occupied_without_king = self.occupied.without(from);
         for to in targets {
             self.push_with_promotions(mover, from, to, piece, out, |m| {
-                if safety.by_trial {
-                    self.is_legal_by_trial(m, mover, depth)
-                } else {
-                    !self.is_attacked(to, others.without(to), occupied_without_king)
-                }
+                !self.is_attacked(to, others.without(to), occupied_without_king)
+                    && self.passes_ally_tests(m, mover, safety, depth)
             });
         }
     }
@@ -253,22 +276,24 @@ impl SanninPosition {
             if hand.count(role) == 0 {
                 continue;
             }
-            let mut targets = empty;
+            let mut targets = empty & safety.evasion;
             if matches!(role, Role::Pawn | Role::Lance) {
                 targets = targets - self.tables.dead_cells[mover];
             }
             let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
             for to in targets {
                 let m = Move::Drop { role, to };
-                let legal = if safety.by_trial {
-                    self.is_legal_by_trial(m, mover, depth)
-                } else if role == Role::Pawn && self.rules.forbid_pawn_drop_mate {
-                    // A drop cannot expose the dropper's king; only a mating pawn drop is barred.
+                // A drop cannot expose the dropper's king; a pawn drop that checks may mate.
+                let legal = if role == Role::Pawn && self.rules.forbid_pawn_drop_mate {
                     let attacked = self.tables.step_targets[pawn_code][to.usize()];
                     let gives_check = mover.others3().iter().any(|&p| self.kings[p].is_some_and(|k| attacked.contains(k)));
-                    !gives_check || self.is_legal_by_trial(m, mover, depth)
+                    if gives_check {
+                        self.is_legal_by_trial(m, mover, depth)
+                    } else {
+                        self.passes_ally_tests(m, mover, safety, depth)
+                    }
                 } else {
-                    true
+                    self.passes_ally_tests(m, mover, safety, depth)
                 };
                 if legal {
                     out.push(m);
@@ -311,10 +336,11 @@ impl SanninPosition {
         }
         let mut push = |rays: HourSet| {
             let m = Move::Illuminate { from: king, rays };
-            let legal = if safety.by_trial {
+            // In check, removing a checker may be the answer: try it on a copy.
+            let legal = if safety.in_check {
                 self.is_legal_by_trial(m, mover, depth)
             } else {
-                (rays.bits() & exposing.bits()) == 0
+                (rays.bits() & exposing.bits()) == 0 && self.passes_ally_tests(m, mover, safety, depth)
             };
             if legal {
                 out.push(m);
@@ -336,6 +362,53 @@ impl SanninPosition {
                 }
             }
         }
+    }
+
+    /// The tests a move obeying pins and evasion must still pass when the mover is allied:
+    /// it may not leave his ally's king attacked by his own pieces (and, under
+    /// `forbid_exposing_ally`, not newly exposed to the lone player).
+    #[inline]
+    fn passes_ally_tests(&self, m: Move, mover: Player, safety: &KingSafety, depth: u8) -> bool {
+        let Some(ally_king) = safety.ally_king else { return true };
+        if safety.by_trial {
+            return self.is_legal_by_trial(m, mover, depth);
+        }
+        let touched = match m {
+            Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
+            Move::Drop { to, .. } => CellSet::from_cell(to),
+            Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
+            Move::Pass => CellSet::EMPTY,
+        };
+        (touched & safety.ally_lines).is_empty() || !self.attacks_after(m, mover, ally_king)
+    }
+
+    /// Whether, after `m`, some piece of `mover` attacks `target` (another player's king).
+    fn attacks_after(&self, m: Move, mover: Player, target: Cell) -> bool {
+        let own = self.by_player[mover];
+        match m {
+            Move::Normal { from, to, promote } => {
+                let occupied = self.occupied.without(from).with(to);
+                let code = self.board[from.usize()] + promote as u8;
+                self.piece_attacks(code as usize, to, target, occupied)
+                    || self.is_attacked(target, own.without(from), occupied)
+            }
+            Move::Drop { role, to } => {
+                let code = code_of(Piece { player: mover, role, promoted: false }) as usize;
+                let occupied = self.occupied.with(to);
+                self.piece_attacks(code, to, target, occupied) || self.is_attacked(target, own, occupied)
+            }
+            Move::Illuminate { from, rays } => {
+                self.is_attacked(target, own, self.occupied - self.illumination_targets(from, rays))
+            }
+            Move::Pass => self.is_attacked(target, own, self.occupied),
+        }
+    }
+
+    /// Whether a piece of square code `code` standing on `from` attacks `target`.
+    fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
+        let tables = self.tables;
+        tables.step_targets[code][from.usize()].contains(target)
+            || tables.range_hours[code].iter().any(|hour| tables.grid.ray_reach(from, hour, occupied).contains(target))
     }
 
     /// Pushes the move from `from` to `to`, promoted and/or not as §1.8 allows, keeping each
