@@ -13,8 +13,8 @@ use polyshogi::notation::move_text;
 use polyshogi::notation::replay::replay;
 use polyshogi::outcome::{Event, Outcome};
 use polyshogi::perft::{divide, perft};
-use polyshogi::variant::sannin::{player_name, SanninGame, SanninPosition, SanninRules};
-use polyshogi::variant::Variant;
+use polyshogi::variant::{AnyGame, Variant};
+use polyshogi::{with_game, Game, Player, Rules};
 
 #[derive(Parser)]
 #[command(name = "polyshogi", version, about = "Shogi variants on hexagonal and triangular boards")]
@@ -101,30 +101,21 @@ fn one_line_clap_error(e: &clap::Error) -> String {
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Perft { variant, depth, divide: split, position } => {
-            let mut game = build_game(&variant, &position)?;
             if split && depth == 0 {
                 bail!("--divide needs a depth of at least 1");
             }
-            if split {
-                let rows = divide(&mut game, depth);
-                let position = game.position();
-                let mut total = 0;
-                for (m, count) in rows {
-                    println!("{} {count}", move_text::canonical(position, m));
-                    total += count;
-                }
-                println!("total {total}");
-            } else {
-                println!("total {}", perft(&mut game, depth));
-            }
+            let mut game = build_game(&variant, &position)?;
+            with_game!(&mut game, g => perft_command(g, depth, split));
         }
         Command::Moves { variant, position } => {
             let game = build_game(&variant, &position)?;
-            let mut moves = MoveList::new();
-            game.legal_moves(&mut moves);
-            for &m in &moves {
-                println!("{}", move_text::canonical(game.position(), m));
-            }
+            with_game!(&game, g => {
+                let mut moves = MoveList::new();
+                g.legal_moves(&mut moves);
+                for &m in &moves {
+                    println!("{}", move_text::canonical(g.position(), m));
+                }
+            });
         }
         Command::Replay { record } => replay_command(&record)?,
         Command::Bench { depth } => bench::run(depth),
@@ -132,19 +123,31 @@ fn run(command: Command) -> Result<()> {
     Ok(())
 }
 
+fn perft_command<P: Rules>(game: &mut Game<P>, depth: u32, split: bool) {
+    if split {
+        let rows = divide(game, depth);
+        let mut total = 0;
+        for (m, count) in rows {
+            println!("{} {count}", move_text::canonical(game.position(), m));
+            total += count;
+        }
+        println!("total {total}");
+    } else {
+        println!("total {}", perft(game, depth));
+    }
+}
+
 /// The game after the `--moves` list, under the `--rule` options.
-fn build_game(variant: &str, args: &PositionArgs) -> Result<SanninGame> {
+fn build_game(variant: &str, args: &PositionArgs) -> Result<AnyGame> {
     let variant: Variant = variant.parse()?;
-    match variant {
-        Variant::Sannin => {}
-    }
-    let mut rules = SanninRules::default();
-    for option in &args.rules {
-        rules.set(option)?;
-    }
-    let mut game = SanninGame::new(SanninPosition::start(rules));
+    let mut game = AnyGame::new(variant, &args.rules)?;
+    with_game!(&mut game, g => play_move_list(g, &args.moves))?;
+    Ok(game)
+}
+
+fn play_move_list<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<()> {
     let mut legal = MoveList::new();
-    for (index, text) in move_text::split_move_list(&args.moves).iter().enumerate() {
+    for (index, text) in move_text::split_move_list(moves).iter().enumerate() {
         if text.is_empty() {
             bail!("move {} is empty (moves are separated by single commas)", index + 1);
         }
@@ -155,14 +158,15 @@ fn build_game(variant: &str, args: &PositionArgs) -> Result<SanninGame> {
         let m = move_text::parse(game.position(), &legal, text).with_context(|| format!("move {}", index + 1))?;
         game.play_unchecked(m);
     }
-    Ok(game)
+    Ok(())
 }
 
 fn replay_command(path: &PathBuf) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let replay = replay(&text).with_context(|| format!("{}", path.display()))?;
+    let player_name = |p: Player| with_game!(&replay.game, g => g.position().seat_name(p));
     for (index, played) in replay.played.iter().enumerate() {
-        let events: Vec<String> = played.events.iter().map(describe_event).collect();
+        let events: Vec<String> = played.events.iter().map(|e| describe_event(e, &player_name)).collect();
         let suffix = if events.is_empty() { String::new() } else { format!("  {{{}}}", events.join("; ")) };
         println!("{:>3}. {:<6} {}{suffix}", index + 1, player_name(played.player), played.canonical);
     }
@@ -178,18 +182,15 @@ fn replay_command(path: &PathBuf) -> Result<()> {
             bad.error
         );
     }
-    match replay.game.position().outcome() {
-        Some(outcome) => println!("result: {}", describe_outcome(outcome)),
-        None => println!(
-            "result: unfinished after {} moves, {} to move",
-            replay.played.len(),
-            player_name(replay.game.position().to_move())
-        ),
+    let (outcome, to_move) = with_game!(&replay.game, g => (g.position().outcome(), g.position().to_move()));
+    match outcome {
+        Some(outcome) => println!("result: {}", describe_outcome(outcome, &player_name)),
+        None => println!("result: unfinished after {} moves, {} to move", replay.played.len(), player_name(to_move)),
     }
     Ok(())
 }
 
-fn describe_event(event: &Event) -> String {
+fn describe_event(event: &Event, player_name: &dyn Fn(Player) -> &'static str) -> String {
     match *event {
         Event::Checkmated { player, by } => format!("{} checkmated by {}", player_name(player), player_name(by)),
         Event::Stalemated { player } => format!("{} has no legal action and is eliminated", player_name(player)),
@@ -209,12 +210,12 @@ fn describe_event(event: &Event) -> String {
         Event::GameOver { outcome, placings } => {
             let places: Vec<String> =
                 placings.iter().map(|(p, place)| format!("{} {place}", player_name(p))).collect();
-            format!("{}; placings: {}", describe_outcome(outcome), places.join(", "))
+            format!("{}; placings: {}", describe_outcome(outcome, player_name), places.join(", "))
         }
     }
 }
 
-fn describe_outcome(outcome: Outcome) -> String {
+fn describe_outcome(outcome: Outcome, player_name: &dyn Fn(Player) -> &'static str) -> String {
     match outcome {
         Outcome::Win { winner, reason } => format!("{} wins ({reason:?})", player_name(winner)),
         Outcome::Draw { players, reason } => {

@@ -2,6 +2,7 @@
 //! three players. No I/O: boards, positions, moves, move text and perft.
 
 pub mod cellset;
+pub mod game;
 pub mod geometry;
 pub mod mv;
 pub mod notation;
@@ -9,12 +10,15 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod player;
+pub mod rules;
 pub mod variant;
 
 pub use cellset::CellSet;
 pub use geometry::{Cell, Hour};
 pub use mv::{HourSet, Move, MoveList};
+pub use game::Game;
 pub use outcome::{Event, Events, Outcome};
+pub use rules::Rules;
 pub use piece::{Hand, Piece, Role};
 pub use player::{ByPlayer, Player, PlayerSet};
 pub use variant::Variant;

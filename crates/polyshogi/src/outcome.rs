@@ -22,6 +22,8 @@ pub enum DrawReason {
     Stalemate,
     /// The safety cap on the number of plies was reached.
     PlyCap,
+    /// The same position occurred for the third time.
+    Repetition,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

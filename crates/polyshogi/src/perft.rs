@@ -1,12 +1,13 @@
 //! Perft: the number of move sequences of a given length, the first correctness test of a
 //! move generator. Leaves are bulk-counted: the last ply counts legal moves without playing.
-//! Under `compulsory=confirm` every proposed alliance is taken as accepted.
+//! A decision that is not a move (a proposed Sannin alliance) is taken as accepted.
 
+use crate::game::Game;
 use crate::mv::{Move, MoveList};
-use crate::variant::sannin::SanninGame;
+use crate::rules::Rules;
 
 /// Perft from the game's current position.
-pub fn perft(game: &mut SanninGame, depth: u32) -> u64 {
+pub fn perft<P: Rules>(game: &mut Game<P>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -18,7 +19,7 @@ pub fn perft(game: &mut SanninGame, depth: u32) -> u64 {
     let mut total = 0;
     for &m in &moves {
         let before = game.position().clone();
-        play_accepting_alliances(game, m);
+        play_accepting(game, m);
         total += perft(game, depth - 1);
         game.take_back(before);
     }
@@ -26,14 +27,14 @@ pub fn perft(game: &mut SanninGame, depth: u32) -> u64 {
 }
 
 /// Perft split by first move: each legal move with the count below it.
-pub fn divide(game: &mut SanninGame, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<P: Rules>(game: &mut Game<P>, depth: u32) -> Vec<(Move, u64)> {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     moves
         .iter()
         .map(|&m| {
             let before = game.position().clone();
-            play_accepting_alliances(game, m);
+            play_accepting(game, m);
             let count = perft(game, depth.saturating_sub(1));
             game.take_back(before);
             (m, count)
@@ -41,9 +42,9 @@ pub fn divide(game: &mut SanninGame, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-fn play_accepting_alliances(game: &mut SanninGame, m: Move) {
+fn play_accepting<P: Rules>(game: &mut Game<P>, m: Move) {
     game.play_unchecked(m);
-    if game.position().pending_alliance().is_some() {
-        game.answer_alliance(true).expect("a proposal is pending");
+    if game.position().decision_pending() {
+        game.accept_pending();
     }
 }

@@ -1,12 +1,13 @@
-//! Sannin move text (FORMATS.md): the canonical machine form (`P3c-4d`, `+K7g!5e,9i`) and
-//! the short form people write (`S-2d`, `Bx12l`, `R-7g+`), both read against the legal moves.
+//! Move text (FORMATS.md) for every game: the canonical machine form (`P3c-4d`, `+K7g!5e,9i`)
+//! and the short form people write (`S-2d`, `Bx12l`, `R-7g+`), both read against the legal
+//! moves of a position.
 
 use std::fmt;
 
-use crate::geometry::{Cell, HexNaming, ParseCellError};
+use crate::geometry::{Cell, ParseCellError};
 use crate::mv::{HourSet, Move};
 use crate::piece::Role;
-use crate::variant::sannin::SanninPosition;
+use crate::rules::Rules;
 
 /// Why a move text was refused. Columns count characters from 1.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -41,97 +42,88 @@ impl std::error::Error for MoveTextError {}
 enum MoveShape {
     Pass,
     Drop { role: Role, to: Cell },
-    Board { promoted: bool, role: Role, from: Option<Cell>, capture: bool, to: Cell, promote: Option<bool> },
+    Board { promoted: bool, letter: char, from: Option<Cell>, capture: bool, to: Cell, promote: Option<bool> },
     Illuminate { from: Option<Cell>, targets: Vec<Cell> },
 }
 
-fn naming_name(pos: &SanninPosition, cell: Cell) -> String {
-    HexNaming::Sannin.name(pos.tables().grid, cell)
-}
-
 /// The canonical text of a legal move: always with its origin.
-pub fn canonical(pos: &SanninPosition, m: Move) -> String {
-    let name = |c: Cell| naming_name(pos, c);
+pub fn canonical<P: Rules>(pos: &P, m: Move) -> String {
     match m {
-        Move::Normal { from, to, promote } => {
-            let piece = pos.piece_at(from).expect("a move starts from a piece");
-            let capture = if pos.piece_at(to).is_some() { 'x' } else { '-' };
-            format!(
-                "{}{}{}{}{}{}",
-                if piece.promoted { "+" } else { "" },
-                piece.role.letter(),
-                name(from),
-                capture,
-                name(to),
-                if promote { "+" } else { "" }
-            )
-        }
-        Move::Drop { role, to } => format!("{}*{}", role.letter(), name(to)),
+        Move::Normal { from, .. } => board_move(pos, m, Some(from)),
+        Move::Drop { role, to } => format!("{}*{}", role.letter(), pos.cell_name(to)),
         Move::Illuminate { from, rays } => illumination(pos, from, rays, true),
         Move::Pass => "pass".to_string(),
     }
 }
 
-/// `+K7g!5e,9i`: the king's cell (when asked for), then the removed cells by (column, rank).
-fn illumination(pos: &SanninPosition, from: Cell, rays: HourSet, with_origin: bool) -> String {
-    let mut targets: Vec<Cell> = pos.illumination_targets(from, rays).collect();
-    targets.sort_by_key(|&c| cell_order(pos, c));
-    let list: Vec<String> = targets.into_iter().map(|c| naming_name(pos, c)).collect();
-    let origin = if with_origin { naming_name(pos, from) } else { String::new() };
-    format!("+K{origin}!{}", list.join(","))
-}
-
-/// Cells sort by (column, rank), as illumination target lists are written.
-fn cell_order(pos: &SanninPosition, cell: Cell) -> (u32, String) {
-    let name = naming_name(pos, cell);
-    let digits: String = name.chars().take_while(|c| c.is_ascii_digit()).collect();
-    (digits.parse().unwrap_or(0), name[digits.len()..].to_string())
-}
-
 /// The short text of a legal move: the origin only where another legal move of the same kind
 /// of piece reaches the same cell.
-pub fn short(pos: &SanninPosition, legal: &[Move], m: Move) -> String {
+pub fn short<P: Rules>(pos: &P, legal: &[Move], m: Move) -> String {
     match m {
-        Move::Normal { from, to, promote } => {
-            let piece = pos.piece_at(from).expect("a move starts from a piece");
+        Move::Normal { from, to, .. } => {
+            let piece = pos.piece_text(from).expect("a move starts from a piece");
             let ambiguous = legal.iter().any(|&other| match other {
-                Move::Normal { from: f, to: t, .. } => {
-                    t == to && f != from && pos.piece_at(f).is_some_and(|p| p.role == piece.role && p.promoted == piece.promoted)
-                }
+                Move::Normal { from: f, to: t, .. } => t == to && f != from && pos.piece_text(f).is_some_and(|p| same_kind(p, piece)),
                 _ => false,
             });
-            format!(
-                "{}{}{}{}{}{}",
-                if piece.promoted { "+" } else { "" },
-                piece.role.letter(),
-                if ambiguous { naming_name(pos, from) } else { String::new() },
-                if pos.piece_at(to).is_some() { 'x' } else { '-' },
-                naming_name(pos, to),
-                if promote { "+" } else { "" }
-            )
+            board_move(pos, m, ambiguous.then_some(from))
         }
         Move::Illuminate { from, rays } => illumination(pos, from, rays, false),
         _ => canonical(pos, m),
     }
 }
 
+fn same_kind(a: crate::rules::PieceText, b: crate::rules::PieceText) -> bool {
+    a.letter == b.letter && a.promoted == b.promoted
+}
+
+/// `+R7g-7l`: promoted mark, letter, origin (if given), `-` or `x`, destination, `+`.
+fn board_move<P: Rules>(pos: &P, m: Move, origin: Option<Cell>) -> String {
+    let Move::Normal { from, to, promote } = m else { unreachable!("only board moves") };
+    let piece = pos.piece_text(from).expect("a move starts from a piece");
+    format!(
+        "{}{}{}{}{}{}",
+        if piece.promoted { "+" } else { "" },
+        piece.letter,
+        origin.map(|c| pos.cell_name(c)).unwrap_or_default(),
+        if pos.piece_text(to).is_some() { 'x' } else { '-' },
+        pos.cell_name(to),
+        if promote { "+" } else { "" }
+    )
+}
+
+/// `+K7g!5e,9i`: the king's cell (when asked for), then the removed cells by (column, rank).
+fn illumination<P: Rules>(pos: &P, from: Cell, rays: HourSet, with_origin: bool) -> String {
+    let mut targets: Vec<String> = pos.illumination_targets(from, rays).map(|c| pos.cell_name(c)).collect();
+    targets.sort_by_key(|name| name_order(name));
+    let origin = if with_origin { pos.cell_name(from) } else { String::new() };
+    format!("+K{origin}!{}", targets.join(","))
+}
+
+/// Names sort by their number, then their letters (`2d` before `10a`).
+fn name_order(name: &str) -> (u32, String) {
+    let digits: String = name.chars().take_while(|c| c.is_ascii_digit()).collect();
+    (digits.parse().unwrap_or(0), name[digits.len()..].to_string())
+}
+
 /// Reads canonical or short move text and finds the legal move it names.
-pub fn parse(pos: &SanninPosition, legal: &[Move], text: &str) -> Result<Move, MoveTextError> {
+pub fn parse<P: Rules>(pos: &P, legal: &[Move], text: &str) -> Result<Move, MoveTextError> {
     let shape = parse_shape(pos, text)?;
     resolve(pos, legal, text, shape)
 }
 
 /// Splits a comma-separated move list; a comma followed by a bare cell name continues the
-/// target list of an illumination (`+K7g!5e,9i,P-4e`).
+/// target list of an illumination (`+K7g!5e,9i,P-4e`). Empty entries are kept, so that the
+/// caller can refuse them; blank text is no moves at all.
 pub fn split_move_list(text: &str) -> Vec<String> {
     let mut moves: Vec<String> = Vec::new();
     if text.trim().is_empty() {
         return moves;
     }
     for token in text.split(',').map(str::trim) {
-        let is_bare_cell = token.len() >= 2
-            && token.chars().next().is_some_and(|c| c.is_ascii_digit())
-            && token.chars().all(|c| c.is_ascii_alphanumeric());
+        let is_bare_cell = !token.is_empty()
+            && token.chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+            && token != "pass";
         match moves.last_mut() {
             Some(last) if is_bare_cell && last.contains('!') => {
                 last.push(',');
@@ -170,47 +162,61 @@ impl Cursor<'_> {
         MoveTextError::Syntax { text: self.text.to_string(), column: self.column(), expected }
     }
 
-    fn cell(&mut self, pos: &SanninPosition) -> Result<Cell, MoveTextError> {
-        let start = self.pos;
-        let rest = &self.text[start..];
-        let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
-        if digits == 0 {
-            return Err(self.syntax("a cell name (number and rank letter, like 7g)"));
-        }
-        let len = digits + rest[digits..].chars().next().filter(|c| c.is_ascii_lowercase()).map_or(0, |_| 1);
-        let name = &rest[..len];
-        let column = self.column();
-        self.pos += len;
-        HexNaming::Sannin.parse(pos.tables().grid, name).map_err(|error| MoveTextError::Cell {
-            text: self.text.to_string(),
-            column,
-            error,
-        })
+    /// Whether a cell name may start here: every game's cell names start with a digit or a
+    /// lowercase letter other than `x` (which marks a capture).
+    fn at_cell(&self) -> bool {
+        self.peek().is_some_and(|c| c.is_ascii_digit() || (c.is_ascii_lowercase() && c != 'x'))
     }
 
-    fn at_cell(&self) -> bool {
-        self.peek().is_some_and(|c| c.is_ascii_digit())
+    /// Reads the longest cell name (two or three characters) the game accepts here.
+    fn cell<P: Rules>(&mut self, pos: &P) -> Result<Cell, MoveTextError> {
+        let rest = &self.text[self.pos..];
+        let column = self.column();
+        if !self.at_cell() {
+            return Err(self.syntax("a cell name"));
+        }
+        let run = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).count().min(3);
+        let mut first_error = None;
+        for len in (2..=run).rev() {
+            if !rest.is_char_boundary(len) {
+                continue;
+            }
+            match pos.parse_cell(&rest[..len]) {
+                Ok(cell) => {
+                    self.pos += len;
+                    return Ok(cell);
+                }
+                Err(error) => first_error = first_error.or(Some(error)),
+            }
+        }
+        let error = first_error.unwrap_or_else(|| ParseCellError::Malformed(rest.chars().take(3).collect()));
+        Err(MoveTextError::Cell { text: self.text.to_string(), column, error })
     }
 }
 
-fn parse_shape(pos: &SanninPosition, text: &str) -> Result<MoveShape, MoveTextError> {
+fn parse_shape<P: Rules>(pos: &P, text: &str) -> Result<MoveShape, MoveTextError> {
     if text == "pass" {
         return Ok(MoveShape::Pass);
     }
     let mut cur = Cursor { text, pos: 0 };
     let promoted = cur.eat('+');
-    let role = cur
+    let letter = cur
         .peek()
-        .and_then(Role::from_letter)
-        .ok_or_else(|| cur.syntax("a piece letter (K R B G S N L P), `+` or `pass`"))?;
+        .filter(char::is_ascii_uppercase)
+        .ok_or_else(|| cur.syntax("a piece letter, `+` or `pass`"))?;
     cur.pos += 1;
     if !promoted && cur.eat('*') {
+        let role = Role::from_letter(letter).ok_or(MoveTextError::Syntax {
+            text: text.to_string(),
+            column: 1,
+            expected: "the letter of a piece that can be dropped",
+        })?;
         let to = cur.cell(pos)?;
         return finish(&cur, MoveShape::Drop { role, to });
     }
     let from = if cur.at_cell() { Some(cur.cell(pos)?) } else { None };
     if cur.eat('!') {
-        if role != Role::King || !promoted {
+        if letter != 'K' || !promoted {
             return Err(MoveTextError::Syntax {
                 text: text.to_string(),
                 column: cur.column() - 1,
@@ -238,7 +244,7 @@ fn parse_shape(pos: &SanninPosition, text: &str) -> Result<MoveShape, MoveTextEr
     } else {
         None
     };
-    finish(&cur, MoveShape::Board { promoted, role, from, capture, to, promote })
+    finish(&cur, MoveShape::Board { promoted, letter, from, capture, to, promote })
 }
 
 fn finish(cur: &Cursor, shape: MoveShape) -> Result<MoveShape, MoveTextError> {
@@ -249,7 +255,7 @@ fn finish(cur: &Cursor, shape: MoveShape) -> Result<MoveShape, MoveTextError> {
     }
 }
 
-fn resolve(pos: &SanninPosition, legal: &[Move], text: &str, shape: MoveShape) -> Result<Move, MoveTextError> {
+fn resolve<P: Rules>(pos: &P, legal: &[Move], text: &str, shape: MoveShape) -> Result<Move, MoveTextError> {
     let not_legal = |reason: String| MoveTextError::NotLegal { text: text.to_string(), reason };
     let mover = pos.to_move();
     match shape {
@@ -263,12 +269,12 @@ fn resolve(pos: &SanninPosition, legal: &[Move], text: &str, shape: MoveShape) -
             if legal.contains(&m) {
                 return Ok(m);
             }
-            let reason = if pos.hand(mover).count(role) == 0 {
-                format!("no {} in hand", role_name(role))
-            } else if pos.piece_at(to).is_some() {
-                format!("{} is occupied", naming_name(pos, to))
+            let reason = if pos.in_hand(mover, role) == 0 {
+                format!("no {} in hand", role.letter())
+            } else if pos.piece_text(to).is_some() {
+                format!("{} is occupied", pos.cell_name(to))
             } else {
-                format!("a {} may not be dropped on {} here", role_name(role), naming_name(pos, to))
+                format!("{} may not be dropped on {} here", role.letter(), pos.cell_name(to))
             };
             Err(not_legal(reason))
         }
@@ -285,48 +291,35 @@ fn resolve(pos: &SanninPosition, legal: &[Move], text: &str, shape: MoveShape) -
             });
             found.ok_or_else(|| not_legal("no legal illumination removes exactly those pieces".into()))
         }
-        MoveShape::Board { promoted, role, from, capture, to, promote } => {
-            let matching: Vec<Move> = legal
+        MoveShape::Board { promoted, letter, from, capture, to, promote } => {
+            let piece_word = format!("{}{letter}", if promoted { "+" } else { "" });
+            let same_piece = |f: Cell| pos.piece_text(f).is_some_and(|p| p.letter == letter && p.promoted == promoted);
+            let reaching: Vec<Move> = legal
                 .iter()
                 .copied()
-                .filter(|&m| match m {
-                    Move::Normal { from: f, to: t, promote: p } => {
-                        let piece = pos.piece_at(f).expect("moves start from pieces");
-                        t == to
-                            && piece.role == role
-                            && piece.promoted == promoted
-                            && from.is_none_or(|c| c == f)
-                            && promote.is_none_or(|want| want == p)
-                    }
-                    _ => false,
-                })
+                .filter(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if t == to && same_piece(f) && from.is_none_or(|c| c == f)))
                 .collect();
-            let piece_name = format!("{}{}", if promoted { "promoted " } else { "" }, role_name(role));
+            let matching: Vec<Move> = reaching
+                .iter()
+                .copied()
+                .filter(|&m| matches!(m, Move::Normal { promote: p, .. } if promote.is_none_or(|want| want == p)))
+                .collect();
             if matching.is_empty() {
-                let other_promotion = legal.iter().any(|&m| match m {
-                    Move::Normal { from: f, to: t, .. } => {
-                        let piece = pos.piece_at(f).expect("moves start from pieces");
-                        t == to && piece.role == role && piece.promoted == promoted && from.is_none_or(|c| c == f)
-                    }
-                    _ => false,
-                });
                 let reason = match from {
-                    _ if other_promotion && promote == Some(true) => {
-                        format!("the {piece_name} may not promote on this move")
+                    _ if !reaching.is_empty() && promote == Some(true) => format!("the {piece_word} may not promote on this move"),
+                    _ if !reaching.is_empty() => format!("the {piece_word} must promote on this move (write `+`)"),
+                    Some(f) if !same_piece(f) || pos.piece_text(f).is_some_and(|p| p.player != mover) => {
+                        format!("you have no {piece_word} on {}", pos.cell_name(f))
                     }
-                    _ if other_promotion => format!("the {piece_name} must promote on this move (write `+`)"),
-                    Some(f) if pos.piece_at(f).is_none_or(|p| p.player != mover || p.role != role || p.promoted != promoted) => {
-                        format!("you have no {piece_name} on {}", naming_name(pos, f))
-                    }
-                    _ => format!("no {piece_name} of yours can move to {} now", naming_name(pos, to)),
+                    _ => format!("no {piece_word} of yours can move to {} now", pos.cell_name(to)),
                 };
                 return Err(not_legal(reason));
             }
-            if capture != pos.piece_at(to).is_some() {
+            if capture != pos.piece_text(to).is_some() {
                 let reason = if capture {
-                    format!("`x` marks a capture but {} is empty", naming_name(pos, to))
+                    format!("`x` marks a capture but {} is empty", pos.cell_name(to))
                 } else {
-                    format!("{} is occupied: a capture is written with `x`", naming_name(pos, to))
+                    format!("{} is occupied: a capture is written with `x`", pos.cell_name(to))
                 };
                 return Err(not_legal(reason));
             }
@@ -344,24 +337,11 @@ fn resolve(pos: &SanninPosition, legal: &[Move], text: &str, shape: MoveShape) -
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Gold => "gold",
-        Role::Silver => "silver",
-        Role::Knight => "knight",
-        Role::Lance => "lance",
-        Role::Pawn => "pawn",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mv::MoveList;
-    use crate::variant::sannin::SanninRules;
+    use crate::variant::sannin::{SanninPosition, SanninRules};
 
     fn start() -> (SanninPosition, MoveList) {
         let pos = SanninPosition::start(SanninRules::default());
@@ -385,13 +365,15 @@ mod tests {
         let err = parse(&pos, &moves, "P3c-4q").unwrap_err();
         assert!(matches!(err, MoveTextError::Cell { column: 5, .. }), "{err:?}");
         let err = parse(&pos, &moves, "Q3c-4d").unwrap_err();
+        assert!(matches!(err, MoveTextError::NotLegal { .. }), "{err:?}");
+        let err = parse(&pos, &moves, "p3c-4d").unwrap_err();
         assert!(matches!(err, MoveTextError::Syntax { column: 1, .. }), "{err:?}");
         let err = parse(&pos, &moves, "P3c-4d?").unwrap_err();
         assert!(matches!(err, MoveTextError::Syntax { column: 7, .. }), "{err:?}");
         let err = parse(&pos, &moves, "P3c-5e").unwrap_err();
         assert!(matches!(err, MoveTextError::NotLegal { .. }), "{err}");
         let err = parse(&pos, &moves, "P-4d").unwrap_err();
-        assert!(matches!(err, MoveTextError::NotLegal { .. } | MoveTextError::Ambiguous { .. }), "{err}");
+        assert!(matches!(err, MoveTextError::Ambiguous { .. }), "{err}");
     }
 
     #[test]

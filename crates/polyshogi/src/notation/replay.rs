@@ -5,12 +5,14 @@ use std::fmt;
 
 use super::move_text::{self, MoveTextError};
 use super::record::{read_record, RecordError, RecordText};
+use crate::game::Game;
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
+use crate::rules::Rules;
 use crate::variant::options::RuleOptionError;
-use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
-use crate::variant::{UnknownVariant, Variant};
+use crate::variant::{AnyGame, UnknownVariant, Variant};
+use crate::with_game;
 
 /// A record that cannot be replayed at all.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -59,20 +61,17 @@ pub struct PlayedMove {
 #[derive(Clone, Debug)]
 pub struct Replay {
     pub record: RecordText,
-    pub game: SanninGame,
+    pub game: AnyGame,
     pub played: Vec<PlayedMove>,
     pub bad_move: Option<BadMove>,
 }
 
-/// The rule options a record's `[Rules "key=value;…"]` tag names.
-pub fn record_rules(record: &RecordText) -> Result<SanninRules, ReplayError> {
-    let mut rules = SanninRules::default();
-    if let Some(text) = record.tag("Rules") {
-        for option in text.split(';').map(str::trim).filter(|o| !o.is_empty()) {
-            rules.set(option).map_err(ReplayError::Rules)?;
-        }
-    }
-    Ok(rules)
+/// The rule options of a record's `[Rules "key=value;…"]` tag.
+pub fn record_rule_options(record: &RecordText) -> Vec<String> {
+    record
+        .tag("Rules")
+        .map(|text| text.split(';').map(str::trim).filter(|o| !o.is_empty()).map(String::from).collect())
+        .unwrap_or_default()
 }
 
 pub fn replay(text: &str) -> Result<Replay, ReplayError> {
@@ -82,13 +81,14 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         .ok_or(ReplayError::MissingVariant)?
         .parse()
         .map_err(ReplayError::Variant)?;
-    match variant {
-        Variant::Sannin => {}
-    }
-    let rules = record_rules(&record)?;
-    let mut game = SanninGame::new(SanninPosition::start(rules));
+    let mut game = AnyGame::new(variant, &record_rule_options(&record)).map_err(ReplayError::Rules)?;
+    let (played, bad_move) = with_game!(&mut game, g => play_record_moves(g, &record));
+    Ok(Replay { record, game, played, bad_move })
+}
+
+/// Plays the record's moves until the first that cannot be played.
+fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<PlayedMove>, Option<BadMove>) {
     let mut played = Vec::new();
-    let mut bad_move = None;
     let mut legal = MoveList::new();
     for (index, token) in record.moves.iter().enumerate() {
         let position = game.position().clone();
@@ -106,17 +106,10 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
                 played.push(PlayedMove { player, mv: m, canonical, events });
             }
             Err(error) => {
-                bad_move = Some(BadMove {
-                    number: index + 1,
-                    player,
-                    text: token.text.clone(),
-                    line: token.line,
-                    column: token.column,
-                    error,
-                });
-                break;
+                let bad = BadMove { number: index + 1, player, text: token.text.clone(), line: token.line, column: token.column, error };
+                return (played, Some(bad));
             }
         }
     }
-    Ok(Replay { record, game, played, bad_move })
+    (played, None)
 }

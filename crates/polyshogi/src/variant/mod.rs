@@ -7,6 +7,9 @@ pub mod sannin;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::variant::options::RuleOptionError;
+use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
+
 /// A game polyshogi knows by name.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Variant {
@@ -41,4 +44,49 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant(s.to_string()))
     }
+}
+
+/// A game of any variant, from its start position: the closed set of games behind one enum,
+/// for front ends that pick the variant at run time. `with_game!` reaches the typed game.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Sannin(SanninGame),
+}
+
+impl AnyGame {
+    /// A new game of `variant` under the given `key=value` rule options.
+    pub fn new<S: AsRef<str>>(variant: Variant, options: &[S]) -> Result<AnyGame, RuleOptionError> {
+        match variant {
+            Variant::Sannin => {
+                let mut rules = SanninRules::default();
+                for option in options {
+                    rules.set(option.as_ref())?;
+                }
+                Ok(AnyGame::Sannin(SanninGame::new(SanninPosition::start(rules))))
+            }
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Sannin(_) => Variant::Sannin,
+        }
+    }
+
+    /// The Sannin game inside, if this is one.
+    pub fn as_sannin(&self) -> Option<&SanninGame> {
+        match self {
+            AnyGame::Sannin(game) => Some(game),
+        }
+    }
+}
+
+/// Runs `$body` with `$game` bound to the typed `Game` inside an `AnyGame`.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $game:ident => $body:expr) => {
+        match $any {
+            $crate::variant::AnyGame::Sannin($game) => $body,
+        }
+    };
 }

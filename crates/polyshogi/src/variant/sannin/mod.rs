@@ -2,7 +2,7 @@
 //! Tables are data (`tables`); the irreducible rules are code (`movegen`, `play`).
 
 mod alliance;
-mod game;
+mod api;
 mod key;
 mod movegen;
 mod play;
@@ -11,8 +11,7 @@ mod rules;
 mod tables;
 
 pub use alliance::{LastAction, Threats};
-pub use game::SanninGame;
-pub use play::IllegalMove;
+pub use crate::rules::IllegalMove;
 pub use position::{PositionError, SanninPosition, SanninSetup};
 pub use rules::{
     AlliedPromotion, Compulsory, DeadCellRule, Illumination, MateEvaluation, PreGameAlliance,
@@ -20,7 +19,11 @@ pub use rules::{
 };
 pub use tables::{SanninTables, FORWARD};
 
+use crate::game::Game;
 use crate::player::Player;
+
+/// A Sannin game: the position and its history.
+pub type SanninGame = Game<SanninPosition>;
 
 /// The seat names of Sannin shogi, in turn order.
 pub fn player_name(player: Player) -> &'static str {

@@ -11,32 +11,7 @@ use crate::mv::{Move, MoveList};
 use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
 use crate::piece::Role;
 use crate::player::{ByPlayer, Player, PlayerSet};
-
-/// Why a move (or an answer to an alliance proposal) was refused.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum IllegalMove {
-    GameOver,
-    NotLegal,
-    /// An alliance proposal waits for its answer before anyone moves.
-    AllianceProposalPending,
-    /// There is no alliance proposal to answer.
-    NoAllianceProposal,
-}
-
-impl std::fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IllegalMove::GameOver => write!(f, "the game is over"),
-            IllegalMove::NotLegal => write!(f, "the move is not legal in this position"),
-            IllegalMove::AllianceProposalPending => {
-                write!(f, "an alliance proposal must be accepted or refused first")
-            }
-            IllegalMove::NoAllianceProposal => write!(f, "there is no alliance proposal to answer"),
-        }
-    }
-}
-
-impl std::error::Error for IllegalMove {}
+use crate::rules::IllegalMove;
 
 impl SanninPosition {
     /// Plays `m` if it is legal for the player to move; the position is unchanged otherwise.
@@ -212,7 +187,7 @@ impl SanninPosition {
         }
     }
 
-    fn finish(&mut self, outcome: Outcome, events: &mut Events) {
+    pub(super) fn finish(&mut self, outcome: Outcome, events: &mut Events) {
         self.outcome = Some(outcome);
         events.push(Event::GameOver { outcome, placings: self.placings().expect("the game is over") });
     }

@@ -1,31 +1,29 @@
-//! A Sannin game: a position plus the history that the repetition rule needs (§1.14).
-//! The player to move in a recurring position may not repeat a move he played from it.
+//! A game: a position plus the history that repetition rules need. Every front end (perft,
+//! records, engines, the server) plays through `Game`, so the history is never forgotten.
 
-use super::position::SanninPosition;
-use super::rules::Repetition;
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
-use crate::variant::sannin::play::IllegalMove;
+use crate::rules::{IllegalMove, RepetitionRule, Rules};
 
 #[derive(Clone, Debug)]
-pub struct SanninGame {
-    start: SanninPosition,
-    position: SanninPosition,
+pub struct Game<P: Rules> {
+    start: P,
+    position: P,
     moves: Vec<Move>,
     /// The repetition key of the position before each move of `moves`.
     keys: Vec<u64>,
 }
 
-impl SanninGame {
-    pub fn new(start: SanninPosition) -> SanninGame {
-        SanninGame { position: start.clone(), start, moves: Vec::new(), keys: Vec::new() }
+impl<P: Rules> Game<P> {
+    pub fn new(start: P) -> Game<P> {
+        Game { position: start.clone(), start, moves: Vec::new(), keys: Vec::new() }
     }
 
-    pub fn start(&self) -> &SanninPosition {
+    pub fn start(&self) -> &P {
         &self.start
     }
 
-    pub fn position(&self) -> &SanninPosition {
+    pub fn position(&self) -> &P {
         &self.position
     }
 
@@ -36,9 +34,9 @@ impl SanninGame {
     /// The legal actions, with the repetition rule applied.
     pub fn legal_moves(&self, out: &mut MoveList) {
         self.position.legal_moves(out);
-        match self.position.rules().repetition {
-            Repetition::Off => {}
-            Repetition::InitiatorMustVary => {
+        match self.position.repetition_rule() {
+            RepetitionRule::Off | RepetitionRule::ThreefoldDraw => {}
+            RepetitionRule::InitiatorMustVary => {
                 let key = self.position.repetition_key();
                 let mut banned = self.keys.iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).peekable();
                 if banned.peek().is_none() {
@@ -50,7 +48,7 @@ impl SanninGame {
                     out.retain(|m| !banned.contains(m));
                 }
             }
-            Repetition::Superko => {
+            RepetitionRule::Superko => {
                 let now = self.position.repetition_key();
                 let recurs = |m: &Move| {
                     let mut next = self.position.clone();
@@ -58,6 +56,7 @@ impl SanninGame {
                     let key = next.repetition_key();
                     key == now || self.keys.contains(&key)
                 };
+                // As above, a player with nothing but recurring moves must still act.
                 if out.iter().any(|m| !recurs(m)) {
                     out.retain(|m| !recurs(m));
                 }
@@ -70,7 +69,7 @@ impl SanninGame {
         if self.position.outcome().is_some() {
             return Err(IllegalMove::GameOver);
         }
-        if self.position.pending_alliance().is_some() {
+        if self.position.decision_pending() {
             return Err(IllegalMove::AllianceProposalPending);
         }
         let mut moves = MoveList::new();
@@ -85,16 +84,29 @@ impl SanninGame {
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         self.keys.push(self.position.repetition_key());
         self.moves.push(m);
-        self.position.play_unchecked(m)
+        let mut events = self.position.play_unchecked(m);
+        if self.position.repetition_rule() == RepetitionRule::ThreefoldDraw && self.position.outcome().is_none() {
+            let key = self.position.repetition_key();
+            if self.keys.iter().filter(|&&k| k == key).count() >= 2 {
+                events.extend(self.position.draw_by_repetition());
+            }
+        }
+        events
     }
 
-    /// Under `compulsory=confirm`, the allies' answer to a proposed alliance.
-    pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
-        self.position.answer_alliance(accept)
+    /// Accepts a pending decision, as perft and engines do.
+    pub fn accept_pending(&mut self) -> Events {
+        self.position.accept_pending()
+    }
+
+    /// Changes the position in place without a move (answering a decision); only for the
+    /// variant modules, which keep the position valid.
+    pub(crate) fn position_mut(&mut self) -> &mut P {
+        &mut self.position
     }
 
     /// Takes back the last move, given the position before it.
-    pub(crate) fn take_back(&mut self, before: SanninPosition) {
+    pub fn take_back(&mut self, before: P) {
         self.keys.pop();
         self.moves.pop();
         self.position = before;

@@ -1,0 +1,103 @@
+//! The one trait every game implements, so that perft, move text, records, engines and the
+//! server handle positions, moves and outcomes without knowing which game it is.
+
+use std::fmt;
+
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, ParseCellError};
+use crate::mv::{HourSet, Move, MoveList};
+use crate::outcome::{Events, Outcome};
+use crate::piece::Role;
+use crate::player::Player;
+use crate::variant::Variant;
+
+/// How the history of a game restricts moves or ends it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RepetitionRule {
+    /// In a recurring position the player to move may not repeat a move he played from it
+    /// (Sannin: the initiator of the cycle must vary).
+    InitiatorMustVary,
+    /// No move may recreate a position that has already occurred.
+    Superko,
+    /// The third occurrence of a position draws the game.
+    ThreefoldDraw,
+    Off,
+}
+
+/// How a piece is written: its letter, whether promoted, and its owner.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PieceText {
+    pub player: Player,
+    pub letter: char,
+    pub promoted: bool,
+}
+
+/// Why a move (or an answer to a pending decision) was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IllegalMove {
+    GameOver,
+    NotLegal,
+    /// An alliance proposal waits for its answer before anyone moves.
+    AllianceProposalPending,
+    /// There is no alliance proposal to answer.
+    NoAllianceProposal,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::NotLegal => write!(f, "the move is not legal in this position"),
+            IllegalMove::AllianceProposalPending => {
+                write!(f, "an alliance proposal must be accepted or refused first")
+            }
+            IllegalMove::NoAllianceProposal => write!(f, "there is no alliance proposal to answer"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A playable position of some game.
+pub trait Rules: Clone + fmt::Debug {
+    const VARIANT: Variant;
+
+    /// The seats of this game in turn order (two or three).
+    fn seats(&self) -> &'static [Player];
+    /// The name of a seat in this game (First/Middle/Last, Black/White/Gray).
+    fn seat_name(&self, player: Player) -> &'static str;
+
+    fn to_move(&self) -> Player;
+    fn outcome(&self) -> Option<Outcome>;
+    /// The legal actions of the player to move, ignoring the history (see `Game`).
+    fn legal_moves(&self, out: &mut MoveList);
+    /// Plays a legal move and reports what it set off.
+    fn play_unchecked(&mut self, m: Move) -> Events;
+
+    /// Equal for positions that the repetition rule treats as the same.
+    fn repetition_key(&self) -> u64;
+    fn repetition_rule(&self) -> RepetitionRule;
+    /// Ends the game drawn by repetition (for `RepetitionRule::ThreefoldDraw`).
+    fn draw_by_repetition(&mut self) -> Events;
+
+    /// Whether the game waits for a decision that is not a move (a proposed alliance).
+    fn decision_pending(&self) -> bool {
+        false
+    }
+    /// Accepts the pending decision (perft and engines do so).
+    fn accept_pending(&mut self) -> Events {
+        Events::new()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String;
+    fn parse_cell(&self, text: &str) -> Result<Cell, ParseCellError>;
+    fn piece_text(&self, cell: Cell) -> Option<PieceText>;
+    /// How many pieces of `role` `player` holds in hand (games without drops hold none).
+    fn in_hand(&self, _player: Player, _role: Role) -> u8 {
+        0
+    }
+    /// The cells an illumination removes (games without illumination have none).
+    fn illumination_targets(&self, _from: Cell, _rays: HourSet) -> CellSet {
+        CellSet::EMPTY
+    }
+}

@@ -1,0 +1,94 @@
+//! Sannin shogi behind the common `Rules` trait, and the Sannin-only parts of `Game`.
+
+use super::position::SanninPosition;
+use super::rules::Repetition;
+use super::{player_name, SanninGame};
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, HexNaming, ParseCellError};
+use crate::mv::{HourSet, Move, MoveList};
+use crate::outcome::{DrawReason, Events, Outcome};
+use crate::piece::Role;
+use crate::player::Player;
+use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
+use crate::variant::Variant;
+
+impl Rules for SanninPosition {
+    const VARIANT: Variant = Variant::Sannin;
+
+    fn seats(&self) -> &'static [Player] {
+        &Player::ALL
+    }
+
+    fn seat_name(&self, player: Player) -> &'static str {
+        player_name(player)
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        SanninPosition::legal_moves(self, out)
+    }
+
+    fn play_unchecked(&mut self, m: Move) -> Events {
+        SanninPosition::play_unchecked(self, m)
+    }
+
+    fn repetition_key(&self) -> u64 {
+        SanninPosition::repetition_key(self)
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        match self.rules.repetition {
+            Repetition::InitiatorMustVary => RepetitionRule::InitiatorMustVary,
+            Repetition::Superko => RepetitionRule::Superko,
+            Repetition::Off => RepetitionRule::Off,
+        }
+    }
+
+    fn draw_by_repetition(&mut self) -> Events {
+        let mut events = Events::new();
+        self.finish(Outcome::Draw { players: self.active, reason: DrawReason::Repetition }, &mut events);
+        events
+    }
+
+    fn decision_pending(&self) -> bool {
+        self.proposal.is_some()
+    }
+
+    fn accept_pending(&mut self) -> Events {
+        self.answer_alliance(true).unwrap_or_default()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        HexNaming::Sannin.name(self.tables.grid, cell)
+    }
+
+    fn parse_cell(&self, text: &str) -> Result<Cell, ParseCellError> {
+        HexNaming::Sannin.parse(self.tables.grid, text)
+    }
+
+    fn piece_text(&self, cell: Cell) -> Option<PieceText> {
+        self.piece_at(cell).map(|p| PieceText { player: p.player, letter: p.role.letter(), promoted: p.promoted })
+    }
+
+    fn in_hand(&self, player: Player, role: Role) -> u8 {
+        self.hand(player).count(role)
+    }
+
+    fn illumination_targets(&self, from: Cell, rays: HourSet) -> CellSet {
+        SanninPosition::illumination_targets(self, from, rays)
+    }
+}
+
+impl SanninGame {
+    /// Under `compulsory=confirm`, the allies' answer to a proposed alliance.
+    pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        self.position_mut().answer_alliance(accept)
+    }
+}
