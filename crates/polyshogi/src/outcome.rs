@@ -14,6 +14,14 @@ pub enum WinReason {
     Garden,
     /// An allied player was mated, so both allies lost to the lone player (Sannin).
     AllyMated,
+    /// The loser was checkmated (two-player games).
+    Checkmate,
+    /// The winner holds all three kings (Three Player Hex Shogi 91).
+    KingsCollected,
+    /// The winner captured the enemy Emperor (Sankaku).
+    EmperorCaptured,
+    /// The loser had no legal move (Sankaku).
+    NoLegalMove,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -24,6 +32,10 @@ pub enum DrawReason {
     PlyCap,
     /// The same position occurred for the third time.
     Repetition,
+    /// Too many moves in a row without a capture.
+    NoCapture,
+    /// Every player still in the game was forced to pass for a whole round.
+    AllPassed,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -60,7 +60,7 @@ impl std::error::Error for IllegalMove {}
 
 /// A playable position of some game.
 pub trait Rules: Clone + fmt::Debug {
-    const VARIANT: Variant;
+    fn variant(&self) -> Variant;
 
     /// The seats of this game in turn order (two or three).
     fn seats(&self) -> &'static [Player];

@@ -10,8 +10,7 @@ use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
 use crate::rules::Rules;
-use crate::variant::options::RuleOptionError;
-use crate::variant::{AnyGame, UnknownVariant, Variant};
+use crate::variant::{AnyGame, NewGameError, UnknownVariant, Variant};
 use crate::with_game;
 
 /// A record that cannot be replayed at all.
@@ -20,7 +19,7 @@ pub enum ReplayError {
     Record(RecordError),
     MissingVariant,
     Variant(UnknownVariant),
-    Rules(RuleOptionError),
+    Rules(NewGameError),
 }
 
 impl fmt::Display for ReplayError {

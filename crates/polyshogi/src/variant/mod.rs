@@ -14,14 +14,23 @@ use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Variant {
     Sannin,
+    /// Duniho's two-player Hex Shogi 91.
+    HexShogi91,
+    /// Duniho's Three Player Hex Shogi 91.
+    Tphs91,
+    Sankaku,
 }
 
 impl Variant {
+    /// The variants that can be played.
     pub const ALL: [Variant; 1] = [Variant::Sannin];
 
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Sannin => "sannin",
+            Variant::HexShogi91 => "hexshogi91",
+            Variant::Tphs91 => "tphs91",
+            Variant::Sankaku => "sankaku",
         }
     }
 }
@@ -46,6 +55,30 @@ impl FromStr for Variant {
     }
 }
 
+/// Why a game could not be started.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NewGameError {
+    Rules(RuleOptionError),
+    NotPlayable(Variant),
+}
+
+impl fmt::Display for NewGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NewGameError::Rules(e) => write!(f, "{e}"),
+            NewGameError::NotPlayable(v) => write!(f, "variant `{}` cannot be played yet", v.name()),
+        }
+    }
+}
+
+impl std::error::Error for NewGameError {}
+
+impl From<RuleOptionError> for NewGameError {
+    fn from(e: RuleOptionError) -> Self {
+        NewGameError::Rules(e)
+    }
+}
+
 /// A game of any variant, from its start position: the closed set of games behind one enum,
 /// for front ends that pick the variant at run time. `with_game!` reaches the typed game.
 #[derive(Clone, Debug)]
@@ -55,7 +88,7 @@ pub enum AnyGame {
 
 impl AnyGame {
     /// A new game of `variant` under the given `key=value` rule options.
-    pub fn new<S: AsRef<str>>(variant: Variant, options: &[S]) -> Result<AnyGame, RuleOptionError> {
+    pub fn new<S: AsRef<str>>(variant: Variant, options: &[S]) -> Result<AnyGame, NewGameError> {
         match variant {
             Variant::Sannin => {
                 let mut rules = SanninRules::default();
@@ -64,6 +97,7 @@ impl AnyGame {
                 }
                 Ok(AnyGame::Sannin(SanninGame::new(SanninPosition::start(rules))))
             }
+            Variant::HexShogi91 | Variant::Tphs91 | Variant::Sankaku => Err(NewGameError::NotPlayable(variant)),
         }
     }
 

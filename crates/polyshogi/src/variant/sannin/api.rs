@@ -13,7 +13,9 @@ use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
 use crate::variant::Variant;
 
 impl Rules for SanninPosition {
-    const VARIANT: Variant = Variant::Sannin;
+    fn variant(&self) -> Variant {
+        Variant::Sannin
+    }
 
     fn seats(&self) -> &'static [Player] {
         &Player::ALL
