@@ -12,11 +12,13 @@ pub struct Game<P: Rules> {
     moves: Vec<Move>,
     /// The repetition key of the position before each move of `moves`.
     keys: Vec<u64>,
+    /// Answers to pending decisions: (number of moves played before it, accepted).
+    decisions: Vec<(usize, bool)>,
 }
 
 impl<P: Rules> Game<P> {
     pub fn new(start: P) -> Game<P> {
-        Game { position: start.clone(), start, moves: Vec::new(), keys: Vec::new() }
+        Game { position: start.clone(), start, moves: Vec::new(), keys: Vec::new(), decisions: Vec::new() }
     }
 
     pub fn start(&self) -> &P {
@@ -29,6 +31,11 @@ impl<P: Rules> Game<P> {
 
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// The answers given to pending decisions, each after the move count it followed.
+    pub fn decisions(&self) -> &[(usize, bool)] {
+        &self.decisions
     }
 
     /// The legal actions, with the repetition rule applied.
@@ -94,21 +101,18 @@ impl<P: Rules> Game<P> {
         events
     }
 
-    /// Accepts a pending decision, as perft and engines do.
-    pub fn accept_pending(&mut self) -> Events {
-        self.position.accept_pending()
+    /// Answers a pending decision (a proposed alliance): accepted or refused.
+    pub fn answer_pending(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        let events = self.position.answer_pending(accept)?;
+        self.decisions.push((self.moves.len(), accept));
+        Ok(events)
     }
 
-    /// Changes the position in place without a move (answering a decision); only for the
-    /// variant modules, which keep the position valid.
-    pub(crate) fn position_mut(&mut self) -> &mut P {
-        &mut self.position
-    }
-
-    /// Takes back the last move, given the position before it.
+    /// Takes back the last move (and any answer that followed it), given the position before.
     pub fn take_back(&mut self, before: P) {
         self.keys.pop();
         self.moves.pop();
+        self.decisions.retain(|&(after, _)| after <= self.moves.len());
         self.position = before;
     }
 }

@@ -45,6 +45,6 @@ pub fn divide<P: Rules>(game: &mut Game<P>, depth: u32) -> Vec<(Move, u64)> {
 fn play_accepting<P: Rules>(game: &mut Game<P>, m: Move) {
     game.play_unchecked(m);
     if game.position().decision_pending() {
-        game.accept_pending();
+        game.answer_pending(true).expect("a decision is pending");
     }
 }

@@ -84,9 +84,14 @@ pub trait Rules: Clone + fmt::Debug {
     fn decision_pending(&self) -> bool {
         false
     }
-    /// Accepts the pending decision (perft and engines do so).
-    fn accept_pending(&mut self) -> Events {
-        Events::new()
+    /// Answers the pending decision (perft and engines accept).
+    fn answer_pending(&mut self, _accept: bool) -> Result<Events, IllegalMove> {
+        Err(IllegalMove::NoAllianceProposal)
+    }
+
+    /// The rule options that differ from the variant's defaults, as `key=value`.
+    fn non_default_options(&self) -> Vec<String> {
+        Vec::new()
     }
 
     fn cell_name(&self, cell: Cell) -> String;

@@ -1,6 +1,8 @@
-//! Text forms: move text, game records and replaying them (position strings come with the
-//! formats issue).
+//! Text forms: move text, game records (read and written), replaying them, and events in
+//! words.
 
+pub mod describe;
 pub mod move_text;
 pub mod record;
+pub mod record_write;
 pub mod replay;

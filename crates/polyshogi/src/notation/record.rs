@@ -1,5 +1,6 @@
-//! Game records, read: tag pairs (`[Variant "sannin"]`), `{…}` comments, round numbers and
-//! move texts, each move kept with its line and column. (Writing records comes later.)
+//! Game records, read: tag pairs (`[Variant "sannin"]`), `{…}` comments, round numbers, move
+//! texts and answers to proposed alliances (`accept`, `refuse`), each kept with its line and
+//! column, and the closing result (`*`, `1-2-2`).
 
 use std::fmt;
 
@@ -39,7 +40,10 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-const RESULTS: [&str; 1] = ["*"];
+/// A result token: `*` for an unfinished game, or the seats' places joined by `-`.
+fn is_result(token: &str) -> bool {
+    token == "*" || (token.contains('-') && token.split('-').all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+}
 
 /// Splits a record into tags and move tokens.
 pub fn read_record(text: &str) -> Result<RecordText, RecordError> {
@@ -79,7 +83,7 @@ pub fn read_record(text: &str) -> Result<RecordText, RecordError> {
                 }
                 let token: String = chars[start..i].iter().map(|&(_, c)| c).collect();
                 let is_round_number = token.ends_with('.') && token[..token.len() - 1].chars().all(|c| c.is_ascii_digit()) && token.len() > 1;
-                if is_round_number || RESULTS.contains(&token.as_str()) {
+                if is_round_number || is_result(&token) {
                     continue;
                 }
                 record.moves.push(MoveToken { text: token, line: line_no, column: start + 1 });

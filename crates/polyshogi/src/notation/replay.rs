@@ -87,14 +87,31 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
 
 /// Plays the record's moves until the first that cannot be played.
 fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<PlayedMove>, Option<BadMove>) {
-    let mut played = Vec::new();
+    let mut played: Vec<PlayedMove> = Vec::new();
     let mut legal = MoveList::new();
     for (index, token) in record.moves.iter().enumerate() {
         let position = game.position().clone();
         let player = position.to_move();
+        if let answer @ ("accept" | "refuse") = token.text.as_str() {
+            match game.answer_pending(answer == "accept") {
+                Ok(events) => {
+                    if let Some(last) = played.last_mut() {
+                        last.events.extend(events);
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    let error = MoveTextError::NotLegal { text: token.text.clone(), reason: e.to_string() };
+                    let bad = BadMove { number: index + 1, player, text: token.text.clone(), line: token.line, column: token.column, error };
+                    return (played, Some(bad));
+                }
+            }
+        }
         game.legal_moves(&mut legal);
         let parsed = if position.outcome().is_some() {
             Err(MoveTextError::NotLegal { text: token.text.clone(), reason: "the game is already over".into() })
+        } else if position.decision_pending() {
+            Err(MoveTextError::NotLegal { text: token.text.clone(), reason: "an alliance was proposed: `accept` or `refuse` must come first".into() })
         } else {
             move_text::parse(&position, &legal, &token.text)
         };

@@ -63,8 +63,12 @@ impl Rules for SanninPosition {
         self.proposal.is_some()
     }
 
-    fn accept_pending(&mut self) -> Events {
-        self.answer_alliance(true).unwrap_or_default()
+    fn answer_pending(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        self.answer_alliance(accept)
+    }
+
+    fn non_default_options(&self) -> Vec<String> {
+        self.rules.non_default_pairs()
     }
 
     fn cell_name(&self, cell: Cell) -> String {
@@ -91,6 +95,6 @@ impl Rules for SanninPosition {
 impl SanninGame {
     /// Under `compulsory=confirm`, the allies' answer to a proposed alliance.
     pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
-        self.position_mut().answer_alliance(accept)
+        self.answer_pending(accept)
     }
 }

@@ -1,0 +1,76 @@
+//! Writing game records: tags, the rule options, moves grouped by round in short text, events
+//! as `{…}` comments, answers to proposed alliances, and the result with each seat's place.
+
+use super::describe::{event_text, result_tag};
+use super::move_text;
+use crate::game::Game;
+use crate::mv::MoveList;
+use crate::outcome::Event;
+use crate::rules::Rules;
+
+/// The record of `game`. `tags` are extra tag pairs (players, date, event), written after
+/// `[Variant]` in the order given.
+pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)]) -> String {
+    let mut replay = Game::new(game.start().clone());
+    let mut body = String::new();
+    let mut placings = None;
+    let mut previous_seat = None;
+    let mut round = 0;
+    let mut legal = MoveList::new();
+    let mut decisions = game.decisions().iter().peekable();
+    for (index, &m) in game.moves().iter().enumerate() {
+        let position = replay.position().clone();
+        let seat = position.to_move();
+        // A round starts whenever the turn comes round again to the same seat or an earlier one.
+        if previous_seat.is_none_or(|p| seat <= p) {
+            round += 1;
+            if !body.is_empty() {
+                body.push('\n');
+            }
+            body.push_str(&format!("{round}."));
+        }
+        previous_seat = Some(seat);
+        replay.legal_moves(&mut legal);
+        body.push(' ');
+        body.push_str(&move_text::short(&position, &legal, m));
+        let mut events = replay.play_unchecked(m);
+        while let Some(&&(after, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
+            decisions.next();
+            debug_assert_eq!(after, index + 1);
+            write_events(&mut body, replay.position(), &events, &mut placings);
+            body.push_str(if accept { " accept" } else { " refuse" });
+            events = replay.answer_pending(accept).unwrap_or_default();
+        }
+        write_events(&mut body, replay.position(), &events, &mut placings);
+    }
+    let result = result_tag(replay.position(), placings);
+    let mut text = format!("[Variant \"{}\"]\n", replay.position().variant().name());
+    for (name, value) in tags {
+        text.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    let options = game.start().non_default_options();
+    if !options.is_empty() {
+        text.push_str(&format!("[Rules \"{}\"]\n", options.join(";")));
+    }
+    text.push_str(&format!("[Result \"{result}\"]\n\n"));
+    if !body.is_empty() {
+        text.push_str(&body);
+        text.push('\n');
+    }
+    text.push_str(&result);
+    text.push('\n');
+    text
+}
+
+fn write_events<P: Rules>(body: &mut String, pos: &P, events: &[Event], placings: &mut Option<crate::ByPlayer<u8>>) {
+    for event in events {
+        if let Event::GameOver { placings: p, .. } = event {
+            *placings = Some(*p);
+        }
+        body.push_str(&format!(" {{{}}}", event_text(pos, event)));
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
