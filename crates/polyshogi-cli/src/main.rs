@@ -2,19 +2,19 @@
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
+mod records;
 
 use std::path::PathBuf;
+
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
-use polyshogi::notation::replay::replay;
-use polyshogi::outcome::{Event, Outcome};
 use polyshogi::perft::{divide, perft};
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Game, Player, Rules};
+use polyshogi::{with_game, Game, Rules};
 
 #[derive(Parser)]
 #[command(name = "polyshogi", version, about = "Shogi variants on hexagonal and triangular boards")]
@@ -42,7 +42,26 @@ enum Command {
         position: PositionArgs,
     },
     /// Replay a game record, reporting its outcome or its first bad move.
-    Replay { record: PathBuf },
+    Replay {
+        record: PathBuf,
+        /// Also print what each move set off (alliances, checkmates, the end).
+        #[arg(long)]
+        events: bool,
+    },
+    /// Check every move of a record; report the first bad one.
+    Validate { record: PathBuf },
+    /// Read a record or a position string and write it as a record, JSON or a position string.
+    Convert {
+        /// A file holding a record or a position string.
+        input: PathBuf,
+        #[arg(long, value_enum, default_value_t = records::Format::Record)]
+        to: records::Format,
+    },
+    /// Draw the board of a position string or of a record's final position.
+    Show {
+        /// A file holding a record or a position string, or a position string itself.
+        input: String,
+    },
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
@@ -117,7 +136,10 @@ fn run(command: Command) -> Result<()> {
                 }
             });
         }
-        Command::Replay { record } => replay_command(&record)?,
+        Command::Replay { record, events } => records::replay_command(&record, events)?,
+        Command::Validate { record } => records::validate_command(&record)?,
+        Command::Convert { input, to } => records::convert_command(&input, to)?,
+        Command::Show { input } => records::show_command(&input)?,
         Command::Bench { depth } => bench::run(depth),
     }
     Ok(())
@@ -159,68 +181,4 @@ fn play_move_list<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<()> {
         game.play_unchecked(m);
     }
     Ok(())
-}
-
-fn replay_command(path: &PathBuf) -> Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let replay = replay(&text).with_context(|| format!("{}", path.display()))?;
-    let player_name = |p: Player| with_game!(&replay.game, g => g.position().seat_name(p));
-    for (index, played) in replay.played.iter().enumerate() {
-        let events: Vec<String> = played.events.iter().map(|e| describe_event(e, &player_name)).collect();
-        let suffix = if events.is_empty() { String::new() } else { format!("  {{{}}}", events.join("; ")) };
-        println!("{:>3}. {:<6} {}{suffix}", index + 1, player_name(played.player), played.canonical);
-    }
-    if let Some(bad) = &replay.bad_move {
-        bail!(
-            "{}:{}:{}: move {} ({}) `{}`: {}",
-            path.display(),
-            bad.line,
-            bad.column,
-            bad.number,
-            player_name(bad.player),
-            bad.text,
-            bad.error
-        );
-    }
-    let (outcome, to_move) = with_game!(&replay.game, g => (g.position().outcome(), g.position().to_move()));
-    match outcome {
-        Some(outcome) => println!("result: {}", describe_outcome(outcome, &player_name)),
-        None => println!("result: unfinished after {} moves, {} to move", replay.played.len(), player_name(to_move)),
-    }
-    Ok(())
-}
-
-fn describe_event(event: &Event, player_name: &dyn Fn(Player) -> &'static str) -> String {
-    match *event {
-        Event::Checkmated { player, by } => format!("{} checkmated by {}", player_name(player), player_name(by)),
-        Event::Stalemated { player } => format!("{} has no legal action and is eliminated", player_name(player)),
-        Event::AllianceDissolved { allies } => {
-            let names: Vec<&str> = allies.iter().map(player_name).collect();
-            format!("alliance {} dissolved", names.join("+"))
-        }
-        Event::AllianceFormed(f) | Event::AllianceProposed(f) | Event::AllianceRefused(f) => {
-            let names: Vec<&str> = f.allies.iter().map(player_name).collect();
-            let what = match event {
-                Event::AllianceFormed(_) => "alliance",
-                Event::AllianceProposed(_) => "alliance proposed",
-                _ => "alliance refused",
-            };
-            format!("{what} {} against {} ({:?})", names.join("+"), player_name(f.against), f.cause)
-        }
-        Event::GameOver { outcome, placings } => {
-            let places: Vec<String> =
-                placings.iter().map(|(p, place)| format!("{} {place}", player_name(p))).collect();
-            format!("{}; placings: {}", describe_outcome(outcome, player_name), places.join(", "))
-        }
-    }
-}
-
-fn describe_outcome(outcome: Outcome, player_name: &dyn Fn(Player) -> &'static str) -> String {
-    match outcome {
-        Outcome::Win { winner, reason } => format!("{} wins ({reason:?})", player_name(winner)),
-        Outcome::Draw { players, reason } => {
-            let names: Vec<&str> = players.iter().map(player_name).collect();
-            format!("draw among {} ({reason:?})", names.join(", "))
-        }
-    }
 }

@@ -38,6 +38,48 @@ pub enum DrawReason {
     AllPassed,
 }
 
+impl WinReason {
+    pub const ALL: [WinReason; 7] = [
+        WinReason::LastStanding, WinReason::Garden, WinReason::AllyMated, WinReason::Checkmate,
+        WinReason::KingsCollected, WinReason::EmperorCaptured, WinReason::NoLegalMove,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WinReason::LastStanding => "last_standing",
+            WinReason::Garden => "garden",
+            WinReason::AllyMated => "ally_mated",
+            WinReason::Checkmate => "checkmate",
+            WinReason::KingsCollected => "kings_collected",
+            WinReason::EmperorCaptured => "emperor_captured",
+            WinReason::NoLegalMove => "no_legal_move",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<WinReason> {
+        WinReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl DrawReason {
+    pub const ALL: [DrawReason; 5] =
+        [DrawReason::Stalemate, DrawReason::PlyCap, DrawReason::Repetition, DrawReason::NoCapture, DrawReason::AllPassed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::PlyCap => "ply_cap",
+            DrawReason::Repetition => "repetition",
+            DrawReason::NoCapture => "no_capture",
+            DrawReason::AllPassed => "all_passed",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DrawReason> {
+        DrawReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Outcome {
     Win { winner: Player, reason: WinReason },

@@ -97,6 +97,11 @@ pub trait Rules: Clone + fmt::Debug {
     fn cell_name(&self, cell: Cell) -> String;
     fn parse_cell(&self, text: &str) -> Result<Cell, ParseCellError>;
     fn piece_text(&self, cell: Cell) -> Option<PieceText>;
+    /// Whether a legal board move captures: it ends on another player's piece, or (a Sankaku
+    /// Chariot's run-down) removes one on its way. Move text writes `x` for it.
+    fn is_capture(&self, m: Move) -> bool {
+        matches!(m, Move::Normal { to, .. } if self.piece_text(to).is_some())
+    }
     /// How many pieces of `role` `player` holds in hand (games without drops hold none).
     fn in_hand(&self, _player: Player, _role: Role) -> u8 {
         0

@@ -130,6 +130,19 @@ impl HexGrid {
         self.steps[cell.usize()][hour.index()]
     }
 
+    /// The cell reached by one leap made of the steps in `hours` added together, or `None`
+    /// when it is off the board. A leap ignores every cell in between (they may even lie off
+    /// the board): the Hex Shogi knight leaps by an orthogonal plus a diagonal step.
+    pub fn leap(&self, cell: Cell, hours: &[Hour]) -> Option<Cell> {
+        let (mut q, mut r) = self.axial(cell);
+        for hour in hours {
+            let (dq, dr) = HOUR_VECTORS[hour.index()];
+            q += dq;
+            r += dr;
+        }
+        self.at(q, r)
+    }
+
     /// Every cell reached by repeating the step in `hour`, as far as the board goes.
     #[inline]
     pub fn ray(&self, cell: Cell, hour: Hour) -> CellSet {
@@ -248,6 +261,19 @@ mod tests {
             assert_eq!(HEX127.rotated_cw120(once), cell);
             assert_eq!(HEX127.rotated_ccw120(HEX127.rotated_ccw120(once)), cell);
         }
+    }
+
+    #[test]
+    fn a_leap_adds_its_steps_and_ignores_the_cells_between() {
+        let centre = HEX91.centre();
+        let [h0, h1, h10, h11] = [0, 1, 10, 11].map(Hour::new);
+        // One step is the same as a one-step leap; two steps go through the middle cell.
+        assert_eq!(HEX91.leap(centre, &[h1]), HEX91.step(centre, h1));
+        let via = HEX91.step(centre, h11).and_then(|c| HEX91.step(c, h10));
+        assert_eq!(HEX91.leap(centre, &[h11, h10]), via);
+        assert_eq!(HEX91.leap(centre, &[h11, h0, h0, h0]), None);
+        // Opposite steps cancel.
+        assert_eq!(HEX91.leap(centre, &[h1, h1.opposite()]), Some(centre));
     }
 
     #[test]

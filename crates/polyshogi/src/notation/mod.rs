@@ -2,7 +2,9 @@
 //! words.
 
 pub mod describe;
+pub mod diagram;
 pub mod move_text;
+pub mod position_error;
 pub mod record;
 pub mod record_write;
 pub mod replay;

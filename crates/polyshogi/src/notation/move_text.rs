@@ -86,7 +86,7 @@ fn board_move<P: Rules>(pos: &P, m: Move, origin: Option<Cell>) -> String {
         if piece.promoted { "+" } else { "" },
         piece.letter,
         origin.map(|c| pos.cell_name(c)).unwrap_or_default(),
-        if pos.piece_text(to).is_some() { 'x' } else { '-' },
+        if pos.is_capture(m) { 'x' } else { '-' },
         pos.cell_name(to),
         if promote { "+" } else { "" }
     )
@@ -315,14 +315,20 @@ fn resolve<P: Rules>(pos: &P, legal: &[Move], text: &str, shape: MoveShape) -> R
                 };
                 return Err(not_legal(reason));
             }
-            if capture != pos.piece_text(to).is_some() {
+            // A run-down captures on its way even onto an empty cell, so the mark is checked
+            // against each move, not against the destination alone.
+            let matching: Vec<Move> = if matching.iter().any(|&m| pos.is_capture(m) == capture) {
+                matching.into_iter().filter(|&m| pos.is_capture(m) == capture).collect()
+            } else {
                 let reason = if capture {
                     format!("`x` marks a capture but {} is empty", pos.cell_name(to))
-                } else {
+                } else if pos.piece_text(to).is_some() {
                     format!("{} is occupied: a capture is written with `x`", pos.cell_name(to))
+                } else {
+                    format!("the move captures on its way to {}: a capture is written with `x`", pos.cell_name(to))
                 };
                 return Err(not_legal(reason));
-            }
+            };
             // Without a suffix the move does not promote, unless promotion is compulsory.
             let plain: Vec<Move> = matching.iter().copied().filter(|m| matches!(m, Move::Normal { promote: false, .. })).collect();
             let chosen = if promote.is_none() && !plain.is_empty() { plain } else { matching };

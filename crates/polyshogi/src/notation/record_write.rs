@@ -9,8 +9,9 @@ use crate::outcome::Event;
 use crate::rules::Rules;
 
 /// The record of `game`. `tags` are extra tag pairs (players, date, event), written after
-/// `[Variant]` in the order given.
-pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)]) -> String {
+/// `[Variant]` in the order given; `start_position` is the position string of a game that did
+/// not begin from the variant's start.
+pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_position: Option<&str>) -> String {
     let mut replay = Game::new(game.start().clone());
     let mut body = String::new();
     let mut placings = None;
@@ -51,6 +52,9 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)]) -> Stri
     let options = game.start().non_default_options();
     if !options.is_empty() {
         text.push_str(&format!("[Rules \"{}\"]\n", options.join(";")));
+    }
+    if let Some(position) = start_position {
+        text.push_str(&format!("[Position \"{}\"]\n", escape(position)));
     }
     text.push_str(&format!("[Result \"{result}\"]\n\n"));
     if !body.is_empty() {

@@ -80,7 +80,18 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         .ok_or(ReplayError::MissingVariant)?
         .parse()
         .map_err(ReplayError::Variant)?;
-    let mut game = AnyGame::new(variant, &record_rule_options(&record)).map_err(ReplayError::Rules)?;
+    let options = record_rule_options(&record);
+    let mut game = match record.tag("Position") {
+        Some(position) => AnyGame::from_position_text(position, &options).map_err(ReplayError::Rules)?,
+        None => AnyGame::new(variant, &options).map_err(ReplayError::Rules)?,
+    };
+    if game.variant() != variant {
+        return Err(ReplayError::Rules(NewGameError::Variant(UnknownVariant(format!(
+            "[Position] is a {} position but [Variant] says {}",
+            game.variant().name(),
+            variant.name()
+        )))));
+    }
     let (played, bad_move) = with_game!(&mut game, g => play_record_moves(g, &record));
     Ok(Replay { record, game, played, bad_move })
 }

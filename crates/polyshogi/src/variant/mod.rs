@@ -1,12 +1,15 @@
 //! The games polyshogi knows: one module per game behind a closed `Variant` enum, and the
 //! rule options shared by all.
 
+pub mod hexshogi;
 pub mod options;
+pub mod sankaku;
 pub mod sannin;
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::notation::position_error::ParsePositionError;
 use crate::variant::options::RuleOptionError;
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 
@@ -60,6 +63,8 @@ impl FromStr for Variant {
 pub enum NewGameError {
     Rules(RuleOptionError),
     NotPlayable(Variant),
+    Variant(UnknownVariant),
+    Position(ParsePositionError),
 }
 
 impl fmt::Display for NewGameError {
@@ -67,6 +72,8 @@ impl fmt::Display for NewGameError {
         match self {
             NewGameError::Rules(e) => write!(f, "{e}"),
             NewGameError::NotPlayable(v) => write!(f, "variant `{}` cannot be played yet", v.name()),
+            NewGameError::Variant(e) => write!(f, "{e}"),
+            NewGameError::Position(e) => write!(f, "{e}"),
         }
     }
 }
@@ -104,6 +111,40 @@ impl AnyGame {
     pub fn variant(&self) -> Variant {
         match self {
             AnyGame::Sannin(_) => Variant::Sannin,
+        }
+    }
+
+    /// A new game from a position string (its first word names the variant).
+    pub fn from_position_text<S: AsRef<str>>(text: &str, options: &[S]) -> Result<AnyGame, NewGameError> {
+        let name = text.split_whitespace().next().unwrap_or("");
+        let variant: Variant = name.parse().map_err(NewGameError::Variant)?;
+        match AnyGame::new(variant, options)? {
+            AnyGame::Sannin(game) => {
+                let rules = *game.position().rules();
+                let position = SanninPosition::from_text(text, rules).map_err(NewGameError::Position)?;
+                Ok(AnyGame::Sannin(SanninGame::new(position)))
+            }
+        }
+    }
+
+    /// The current position as a position string.
+    pub fn position_text(&self) -> String {
+        match self {
+            AnyGame::Sannin(game) => game.position().to_text(),
+        }
+    }
+
+    /// The start position as a position string.
+    pub fn start_text(&self) -> String {
+        match self {
+            AnyGame::Sannin(game) => game.start().to_text(),
+        }
+    }
+
+    /// The current position drawn for a terminal.
+    pub fn diagram(&self) -> String {
+        match self {
+            AnyGame::Sannin(game) => game.position().diagram(),
         }
     }
 

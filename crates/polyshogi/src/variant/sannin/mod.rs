@@ -9,6 +9,7 @@ mod play;
 mod position;
 mod rules;
 mod tables;
+mod text;
 
 pub use alliance::{LastAction, Threats};
 pub use crate::rules::IllegalMove;

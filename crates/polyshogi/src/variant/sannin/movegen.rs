@@ -95,6 +95,11 @@ impl SanninPosition {
         let mut near_kings = CellSet::EMPTY;
         for p in mover.others3() {
             if let Some(k) = self.kings[p] {
+                if self.is_attacked(k, self.by_player[mover], self.occupied) {
+                    // A check that already stands survives most moves: test every move.
+                    near_kings = grid.all();
+                    break;
+                }
                 for hour in Hour::ALL {
                     near_kings |= grid.ray(k, hour);
                 }
@@ -103,7 +108,7 @@ impl SanninPosition {
         let mut index = first_new;
         while index < out.len() {
             let m = out[index];
-            // A move can only give check through the cells it touches lying on a king's ray.
+            // A move can only give a new check through the cells it touches lying on a king's ray.
             let touched = match m {
                 Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
                 Move::Drop { to, .. } => CellSet::from_cell(to),

@@ -151,6 +151,11 @@ impl SanninPosition {
 
     /// Validates a setup.
     pub fn from_setup(setup: SanninSetup, rules: SanninRules) -> Result<SanninPosition, PositionError> {
+        SanninPosition::validate(setup, rules, false)
+    }
+
+    /// Validates a setup; a finished game (`finished`) may have a single player left.
+    pub(super) fn validate(setup: SanninSetup, rules: SanninRules, finished: bool) -> Result<SanninPosition, PositionError> {
         let tables = SanninTables::get(rules.promoted_rook_keeps_rear_diagonal);
         let mut pos = SanninPosition {
             tables,
@@ -180,7 +185,7 @@ impl SanninPosition {
             pos.active.remove(p);
             pos.eliminations.push((p, 0));
         }
-        if pos.active.len() < 2 {
+        if pos.active.len() < 2 && !(finished && pos.active.len() == 1) {
             return Err(PositionError::FewerThanTwoPlayers);
         }
         if !pos.active.contains(setup.to_move) {
@@ -543,6 +548,9 @@ impl PartialEq for SanninPosition {
             && self.illumination_ready == other.illumination_ready
             && self.plies == other.plies
             && self.outcome == other.outcome
+            && self.last_action == other.last_action
+            && self.proposal == other.proposal
+            && self.eliminations == other.eliminations
     }
 }
 

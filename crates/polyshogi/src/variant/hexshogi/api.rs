@@ -1,0 +1,70 @@
+//! Both Hex Shogi 91 games behind the common `Rules` trait.
+
+use super::position::HexShogiPosition;
+use super::seat_name;
+use crate::geometry::{Cell, HexNaming, ParseCellError};
+use crate::mv::{Move, MoveList};
+use crate::outcome::{Events, Outcome};
+use crate::piece::Role;
+use crate::player::Player;
+use crate::rules::{PieceText, RepetitionRule, Rules};
+use crate::variant::Variant;
+
+impl Rules for HexShogiPosition {
+    fn variant(&self) -> Variant {
+        self.rules.variant.variant()
+    }
+
+    fn seats(&self) -> &'static [Player] {
+        self.tables.seats
+    }
+
+    fn seat_name(&self, player: Player) -> &'static str {
+        seat_name(player)
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        HexShogiPosition::legal_moves(self, out)
+    }
+
+    fn play_unchecked(&mut self, m: Move) -> Events {
+        HexShogiPosition::play_unchecked(self, m)
+    }
+
+    fn repetition_key(&self) -> u64 {
+        HexShogiPosition::repetition_key(self)
+    }
+
+    /// Both games: the third occurrence of a position is a draw (§2.6, §2.7).
+    fn repetition_rule(&self) -> RepetitionRule {
+        RepetitionRule::ThreefoldDraw
+    }
+
+    fn draw_by_repetition(&mut self) -> Events {
+        HexShogiPosition::draw_by_repetition(self)
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        HexNaming::HexShogi91.name(self.tables.grid, cell)
+    }
+
+    fn parse_cell(&self, text: &str) -> Result<Cell, ParseCellError> {
+        HexNaming::HexShogi91.parse(self.tables.grid, text)
+    }
+
+    fn piece_text(&self, cell: Cell) -> Option<PieceText> {
+        self.piece_at(cell).map(|p| PieceText { player: p.player, letter: p.role.letter(), promoted: p.promoted })
+    }
+
+    fn in_hand(&self, player: Player, role: Role) -> u8 {
+        self.hand(player).count(role)
+    }
+}

@@ -1,0 +1,234 @@
+//! Legal move generation for both Hex Shogi 91 games, from precomputed tables and without
+//! allocating. Two players: legality from pins and check evasion. Three players: there is no
+//! check, so every move a piece can make is legal; held kings are dropped first, and a player
+//! with nothing to do passes.
+
+use arrayvec::ArrayVec;
+
+use super::position::HexShogiPosition;
+use super::tables::{can_ever_promote, code_of, piece_of};
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, Hour};
+use crate::mv::{Move, MoveList};
+use crate::piece::{Piece, Role};
+use crate::player::Player;
+
+/// What the two-player generator knows about the mover's king before generating.
+struct KingSafety {
+    checkers: CellSet,
+    /// Where a non-king move or a drop must end: anywhere when not in check; on the checking
+    /// piece or between it and the king under one check; nowhere under two.
+    evasion: CellSet,
+    pinned: CellSet,
+    pin_lines: ArrayVec<(Cell, CellSet), 12>,
+}
+
+impl HexShogiPosition {
+    /// Every legal action of the player to move (none once the game is over).
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.is_three_player() {
+            self.generate_three(out);
+        } else {
+            self.generate_two(out);
+        }
+    }
+
+    /// Whether the player to move has a legal move (three players always have one: at worst
+    /// the forced pass).
+    pub(super) fn has_legal_move(&self) -> bool {
+        if self.is_three_player() {
+            return true;
+        }
+        let mover = self.to_move;
+        let Some(king) = self.king_of(mover) else { return false };
+        let own = self.by_player[mover];
+        // Usually some piece that shields nothing can move, which proves it at once: out of
+        // check, an unpinned piece's every move is legal.
+        let safety = self.king_safety(mover, king);
+        if safety.checkers.is_empty() {
+            for from in own.without(king) - safety.pinned {
+                if !(self.reach(self.board[from.usize()] as usize, from) - own).is_empty() {
+                    return true;
+                }
+            }
+        }
+        let mut moves = MoveList::new();
+        self.generate_two(&mut moves);
+        !moves.is_empty()
+    }
+
+    /// The cells a piece of cell code `code` on `from` attacks: its steps and leaps, and along
+    /// each of its ranges the empty cells and the first occupied one.
+    #[inline]
+    pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
+        let tables = self.tables;
+        let mut targets = tables.step_targets[code][from.usize()];
+        let mut hours = tables.range_hours[code].bits();
+        while hours != 0 {
+            let hour = Hour::new(hours.trailing_zeros() as u8);
+            hours &= hours - 1;
+            targets |= tables.grid.ray_reach(from, hour, self.occupied);
+        }
+        targets
+    }
+
+    fn generate_two(&self, out: &mut MoveList) {
+        let mover = self.to_move;
+        let Some(king) = self.king_of(mover) else { return };
+        let safety = self.king_safety(mover, king);
+        let own = self.by_player[mover];
+        let double_check = safety.checkers.count() > 1;
+        if !double_check {
+            for from in own.without(king) {
+                let code = self.board[from.usize()] as usize;
+                let mut targets = (self.reach(code, from) - own) & safety.evasion;
+                if safety.pinned.contains(from) {
+                    let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
+                    targets &= line.unwrap_or(CellSet::EMPTY);
+                }
+                self.push_board_moves(from, code, targets, out);
+            }
+        }
+
+        // The king may go wherever no enemy piece attacks once the king has left its cell
+        // (so that a ranging checker sees through it).
+        let enemy = self.opponent(mover);
+        let enemies = self.by_player[enemy];
+        let occupied = self.occupied.without(king);
+        let code = self.board[king.usize()] as usize;
+        for to in self.tables.step_targets[code][king.usize()] - own {
+            if !self.attacked_by(to, enemy, enemies.without(to), occupied) {
+                out.push(Move::Normal { from: king, to, promote: false });
+            }
+        }
+
+        // A drop never exposes the dropper's king; in check it must block.
+        if !double_check {
+            self.push_drops(mover, (self.tables.grid.all() - self.occupied) & safety.evasion, out);
+        }
+    }
+
+    fn generate_three(&self, out: &mut MoveList) {
+        let mover = self.to_move;
+        let own = self.by_player[mover];
+        for from in own {
+            let code = self.board[from.usize()] as usize;
+            self.push_board_moves(from, code, self.reach(code, from) - own, out);
+        }
+        self.push_drops(mover, self.tables.grid.all() - self.occupied, out);
+        // §2.7: a player with no legal move must pass (a player without pieces always does).
+        if out.is_empty() {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// Pushes the moves of the piece on `from` to each of `targets`, promoted and/or not as
+    /// §2.4 allows: optional promotion on a move from or into the zone, compulsory where the
+    /// unpromoted piece could never move again.
+    #[inline]
+    fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut MoveList) {
+        let piece = piece_of(code as u8).expect("an occupied cell");
+        if piece.promoted || !can_ever_promote(piece.role) {
+            for to in targets {
+                out.push(Move::Normal { from, to, promote: false });
+            }
+            return;
+        }
+        let zone = self.tables.promotion_zone[piece.player];
+        let promotable = if zone.contains(from) { targets } else { targets & zone };
+        // Every dead cell lies inside the zone, so the forced promotion is always offered.
+        let plain = targets - self.tables.dead_cells[piece.player][piece.role.index()];
+        for to in targets {
+            if promotable.contains(to) {
+                out.push(Move::Normal { from, to, promote: true });
+            }
+            if plain.contains(to) {
+                out.push(Move::Normal { from, to, promote: false });
+            }
+        }
+    }
+
+    /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).
+    fn push_drops(&self, mover: Player, empty: CellSet, out: &mut MoveList) {
+        let hand = &self.hands[mover];
+        if hand.is_empty() {
+            return;
+        }
+        // Three players: a held king goes back on any empty cell, before any other drop.
+        if hand.count(Role::King) > 0 {
+            for to in empty {
+                out.push(Move::Drop { role: Role::King, to });
+            }
+            return;
+        }
+        let dead = &self.tables.dead_cells[mover];
+        for role in Role::DROPPABLE {
+            if hand.count(role) == 0 {
+                continue;
+            }
+            let mut targets = empty - dead[role.index()];
+            if role == Role::Pawn {
+                targets = targets - self.pawn_drop_bans(mover);
+            }
+            for to in targets {
+                out.push(Move::Drop { role, to });
+            }
+        }
+    }
+
+    /// Cells where `mover` may not drop a pawn: those his own unpromoted pawns attack, and
+    /// those from which the pawn would attack another player's king (the options of §5 #21).
+    fn pawn_drop_bans(&self, mover: Player) -> CellSet {
+        let tables = self.tables;
+        let mut banned = CellSet::EMPTY;
+        if self.rules.pawn_drop_no_pawn_support {
+            let code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
+            for pawn in self.pawns & self.by_player[mover] {
+                banned |= tables.step_targets[code][pawn.usize()];
+            }
+        }
+        if self.rules.pawn_drop_may_not_attack_king {
+            for king in self.kings - self.by_player[mover] {
+                banned |= tables.pawn_sources[mover][king.usize()];
+            }
+        }
+        banned
+    }
+
+    fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
+        let grid = self.tables.grid;
+        let enemy = self.opponent(mover);
+        let enemies = self.by_player[enemy];
+        let checkers = self.attacking_cells(king, enemy, enemies, self.occupied);
+        let evasion = match checkers.count() {
+            0 => grid.all(),
+            1 => {
+                let checker = checkers.first().expect("one checker");
+                checkers | grid.between(king, checker).unwrap_or(CellSet::EMPTY)
+            }
+            _ => CellSet::EMPTY,
+        };
+        let mut safety = KingSafety { checkers, evasion, pinned: CellSet::EMPTY, pin_lines: ArrayVec::new() };
+        let own = self.by_player[mover];
+        for hour in Hour::ALL {
+            if (grid.ray(king, hour) & enemies).is_empty() {
+                continue;
+            }
+            let Some(shield) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+            if !own.contains(shield) {
+                continue;
+            }
+            let Some(pinner) = grid.first_on_ray(shield, hour, self.occupied) else { continue };
+            let code = self.board[pinner.usize()] as usize;
+            if enemies.contains(pinner) && self.tables.range_hours[code].contains(hour.opposite()) {
+                safety.pinned.insert(shield);
+                safety.pin_lines.push((shield, grid.ray(king, hour) - grid.ray(pinner, hour)));
+            }
+        }
+        safety
+    }
+}

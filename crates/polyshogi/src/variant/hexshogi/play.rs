@@ -1,0 +1,126 @@
+//! Playing a Hex Shogi 91 move: the piece changes, then what the move sets off in order —
+//! all three kings collected (three players), whose turn it is, and the end of the game by
+//! checkmate, stalemate, everyone passing or too long without a capture (§2.6, §2.7).
+
+use super::position::HexShogiPosition;
+use crate::mv::{Move, MoveList};
+use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
+use crate::player::{ByPlayer, Player, PlayerSet};
+use crate::rules::IllegalMove;
+
+impl HexShogiPosition {
+    /// Plays `m` if it is legal for the player to move; the position is unchanged otherwise.
+    pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if !moves.contains(&m) {
+            return Err(IllegalMove::NotLegal);
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (one from `legal_moves`).
+    pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mover = self.to_move;
+        let mut events = Events::new();
+        let had_pieces = self.has_pieces(mover);
+        let captured = self.apply_pieces(m, mover);
+        self.plies += 1;
+        // Passes are turns too: "fifty moves" are counted in plies, passes included.
+        self.plies_without_capture = if captured { 0 } else { self.plies_without_capture.saturating_add(1) };
+        if self.is_three_player() {
+            // Only a forced pass of a player still in the game counts toward "everyone
+            // passed"; a player without pieces passes every turn and changes nothing.
+            match m {
+                Move::Pass if had_pieces => self.passes_in_a_row = self.passes_in_a_row.saturating_add(1),
+                Move::Pass => {}
+                _ => self.passes_in_a_row = 0,
+            }
+            // Kings change hands only by capture, so only a capture can collect the third.
+            if captured && self.kings_held(mover) == 3 {
+                self.finish(Outcome::Win { winner: mover, reason: WinReason::KingsCollected }, &mut events);
+                return events;
+            }
+            // Players without pieces keep their turn, to pass it (§2.7).
+            self.to_move = mover.next3();
+        } else {
+            self.to_move = self.opponent(mover);
+        }
+        self.judge_turn(&mut events);
+        events
+    }
+
+    /// The ends judged when a player comes to move. Two players: no legal move is checkmate
+    /// (in check) or stalemate (a draw). Three players: a whole round of forced passes by
+    /// everyone still in the game is a draw. Both: the no-capture limit, judged after mate so
+    /// that a mate on the last allowed ply still wins.
+    pub(super) fn judge_turn(&mut self, events: &mut Events) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.is_three_player() {
+            let in_game = self.players_with_pieces();
+            if u32::from(self.passes_in_a_row) >= in_game.len() {
+                self.finish(Outcome::Draw { players: in_game, reason: DrawReason::AllPassed }, events);
+                return;
+            }
+        } else if !self.has_legal_move() {
+            let player = self.to_move;
+            let outcome = if self.in_check(player) {
+                Outcome::Win { winner: self.opponent(player), reason: WinReason::Checkmate }
+            } else {
+                Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::Stalemate }
+            };
+            self.finish(outcome, events);
+            return;
+        }
+        let limit = self.rules.no_capture_limit_plies;
+        if limit > 0 && self.plies_without_capture >= limit {
+            self.finish(Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::NoCapture }, events);
+        }
+    }
+
+    /// Ends the game drawn by threefold repetition (judged by `Game`).
+    pub fn draw_by_repetition(&mut self) -> Events {
+        let mut events = Events::new();
+        if self.outcome.is_none() {
+            let players = self.players_with_pieces();
+            self.finish(Outcome::Draw { players, reason: DrawReason::Repetition }, &mut events);
+        }
+        events
+    }
+
+    fn finish(&mut self, outcome: Outcome, events: &mut Events) {
+        self.outcome = Some(outcome);
+        events.push(Event::GameOver { outcome, placings: self.placings().expect("the game is over") });
+    }
+
+    /// Once the game is over, each seat's place from 1 (ties share a place; the unused third
+    /// seat of the two-player game gets 0). A draw is shared only by the players who still
+    /// have pieces (§2.7: a player without pieces has already lost); he comes last.
+    pub fn placings(&self) -> Option<ByPlayer<u8>> {
+        let outcome = self.outcome?;
+        let mut placings = ByPlayer([0u8; 3]);
+        let seats = self.tables.seats.iter().copied();
+        let (first, mut next): (PlayerSet, u8) = match outcome {
+            Outcome::Win { winner, .. } => (PlayerSet::of(&[winner]), 2),
+            Outcome::Draw { players, .. } => (players, players.len() as u8 + 1),
+        };
+        for p in first.iter() {
+            placings[p] = 1;
+        }
+        // Those still holding pieces share the next place; the players without any follow.
+        let still_in: Vec<Player> = seats.clone().filter(|&p| !first.contains(p) && self.has_pieces(p)).collect();
+        for &p in &still_in {
+            placings[p] = next;
+        }
+        next += still_in.len() as u8;
+        for p in seats.filter(|&p| !first.contains(p) && !self.has_pieces(p)) {
+            placings[p] = next;
+        }
+        Some(placings)
+    }
+}

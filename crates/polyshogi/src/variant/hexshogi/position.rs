@@ -1,0 +1,496 @@
+//! The Hex Shogi 91 position (two or three players): board, hands, turn and draw counters,
+//! built from an unchecked `HexShogiSetup` by a validating constructor; plus attack detection.
+
+use std::fmt;
+
+use super::key::{hand_key, piece_key, whole_hand_key};
+use super::rules::{HexShogiRules, HexVariant};
+use super::tables::{can_ever_promote, code_of, piece_of, Code, HexShogiTables};
+use crate::cellset::CellSet;
+use crate::geometry::{Cell, Hour};
+use crate::mv::Move;
+use crate::outcome::{Events, Outcome};
+use crate::piece::{Hand, Piece, Role};
+use crate::player::{ByPlayer, Player, PlayerSet};
+
+/// Everything a Hex Shogi 91 position holds, unchecked: what parsers and tests build. Which
+/// game it is comes with the rules given to `HexShogiPosition::from_setup`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct HexShogiSetup {
+    pub pieces: Vec<(Cell, Piece)>,
+    pub hands: ByPlayer<Hand>,
+    pub to_move: Player,
+    /// Plies played so far (for records; no rule reads it).
+    pub plies: u32,
+    /// Plies in a row without a capture, passes included (the no-capture draw).
+    pub plies_without_capture: u32,
+    /// Three players: forced passes in a row by players who still have pieces, since the
+    /// last move that was not a pass (the "everyone passed" draw). Passes of a player
+    /// without pieces neither count nor break the run.
+    pub passes_in_a_row: u8,
+}
+
+impl HexShogiSetup {
+    /// The start array of the game (§2.6, or the reconstruction of §2.8), Black to move.
+    pub fn start(variant: HexVariant) -> HexShogiSetup {
+        HexShogiSetup {
+            pieces: HexShogiTables::get(variant).start.clone(),
+            hands: ByPlayer::default(),
+            to_move: Player::First,
+            plies: 0,
+            plies_without_capture: 0,
+            passes_in_a_row: 0,
+        }
+    }
+}
+
+/// Why a setup is not a playable position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// A cell index beyond the 91 cells of the board.
+    OffBoard(Cell),
+    TwoPiecesOnOneCell(Cell),
+    /// A piece or hand of a seat the game does not have (the third seat of Hex Shogi 91).
+    NoSuchSeat(Player),
+    /// Two players: each needs exactly one king on the board.
+    KingCount { player: Player, kings: usize },
+    /// Two players: kings are never captured, so none can be in hand.
+    KingInHand(Player),
+    /// Three players: the three kings must all be somewhere, on the board or in hand.
+    KingTotal { kings: u32 },
+    /// Three players: this player already holds all three kings (the game is over).
+    KingsAlreadyCollected(Player),
+    PromotedForbidden { cell: Cell, role: Role },
+    /// An unpromoted pawn, lance or knight stands where it can never move.
+    DeadPiece(Cell),
+    TooManyPieces { role: Role, count: u32 },
+    /// Two players: the player who is not to move stands in check.
+    OpponentInCheck(Player),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::OffBoard(c) => write!(f, "cell index {} is not on the 91-cell board", c.index()),
+            PositionError::TwoPiecesOnOneCell(c) => write!(f, "two pieces on cell {}", c.index()),
+            PositionError::NoSuchSeat(p) => write!(f, "seat {} does not play in this game", p.index() + 1),
+            PositionError::KingCount { player, kings } => {
+                write!(f, "player {} has {kings} kings on the board (needs exactly 1)", player.index() + 1)
+            }
+            PositionError::KingInHand(p) => {
+                write!(f, "player {} holds a king in hand (kings are never captured here)", p.index() + 1)
+            }
+            PositionError::KingTotal { kings } => write!(f, "{kings} kings on the board and in hand (needs 3)"),
+            PositionError::KingsAlreadyCollected(p) => {
+                write!(f, "player {} already holds all three kings", p.index() + 1)
+            }
+            PositionError::PromotedForbidden { role, .. } => write!(f, "a {role:?} has no promoted form"),
+            PositionError::DeadPiece(c) => {
+                write!(f, "an unpromoted piece stands where it can never move (cell {})", c.index())
+            }
+            PositionError::TooManyPieces { role, count } => {
+                write!(f, "{count} pieces of role {role:?} exceed the armies' total")
+            }
+            PositionError::OpponentInCheck(p) => {
+                write!(f, "player {} is in check but not to move", p.index() + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A legal, playable position of Hex Shogi 91 or Three Player Hex Shogi 91.
+#[derive(Clone)]
+pub struct HexShogiPosition {
+    pub(super) tables: &'static HexShogiTables,
+    pub(super) rules: HexShogiRules,
+    pub(super) board: [Code; 128],
+    pub(super) by_player: ByPlayer<CellSet>,
+    pub(super) occupied: CellSet,
+    /// Every king on the board, whoever owns it (three players may own several).
+    pub(super) kings: CellSet,
+    /// Unpromoted knights and pawns of every player: the leapers attack checks need, and the
+    /// pawns the pawn-drop rule looks at.
+    pub(super) knights: CellSet,
+    pub(super) pawns: CellSet,
+    pub(super) hands: ByPlayer<Hand>,
+    pub(super) to_move: Player,
+    pub(super) plies: u32,
+    pub(super) plies_without_capture: u32,
+    pub(super) passes_in_a_row: u8,
+    pub(super) outcome: Option<Outcome>,
+    /// Zobrist hash of board and hands, kept up to date by every change to them.
+    pub(super) material_key: u64,
+}
+
+impl HexShogiPosition {
+    /// The start position of the game the rules name.
+    pub fn start(rules: HexShogiRules) -> HexShogiPosition {
+        HexShogiPosition::from_setup(HexShogiSetup::start(rules.variant), rules)
+            .expect("the start array is a valid position")
+    }
+
+    /// Validates a setup for the game the rules name. A setup in which the game is already
+    /// decided (a player to move who is mated, a count past the no-capture limit) is valid and
+    /// comes with its outcome.
+    pub fn from_setup(setup: HexShogiSetup, rules: HexShogiRules) -> Result<HexShogiPosition, PositionError> {
+        let tables = HexShogiTables::get(rules.variant);
+        let three = rules.variant.is_three_player();
+        let mut pos = HexShogiPosition {
+            tables,
+            rules,
+            board: [0; 128],
+            by_player: ByPlayer::default(),
+            occupied: CellSet::EMPTY,
+            kings: CellSet::EMPTY,
+            knights: CellSet::EMPTY,
+            pawns: CellSet::EMPTY,
+            hands: ByPlayer::default(),
+            to_move: setup.to_move,
+            plies: setup.plies,
+            plies_without_capture: setup.plies_without_capture,
+            passes_in_a_row: if three { setup.passes_in_a_row } else { 0 },
+            outcome: None,
+            material_key: 0,
+        };
+        if !tables.seats.contains(&setup.to_move) {
+            return Err(PositionError::NoSuchSeat(setup.to_move));
+        }
+        let mut role_counts = [0u32; 8];
+        for &(cell, piece) in &setup.pieces {
+            if cell.usize() >= tables.grid.len() {
+                return Err(PositionError::OffBoard(cell));
+            }
+            if pos.occupied.contains(cell) {
+                return Err(PositionError::TwoPiecesOnOneCell(cell));
+            }
+            if !tables.seats.contains(&piece.player) {
+                return Err(PositionError::NoSuchSeat(piece.player));
+            }
+            if piece.promoted && !can_ever_promote(piece.role) {
+                return Err(PositionError::PromotedForbidden { cell, role: piece.role });
+            }
+            if !piece.promoted && tables.dead_cells[piece.player][piece.role.index()].contains(cell) {
+                return Err(PositionError::DeadPiece(cell));
+            }
+            role_counts[piece.role.index()] += 1;
+            pos.put(cell, piece);
+        }
+        for p in Player::ALL {
+            if !tables.seats.contains(&p) && !setup.hands[p].is_empty() {
+                return Err(PositionError::NoSuchSeat(p));
+            }
+            for role in Role::ALL {
+                role_counts[role.index()] += setup.hands[p].count(role) as u32;
+            }
+            pos.set_hand(p, setup.hands[p]);
+        }
+        for role in Role::ALL {
+            let limit = tables.army[role.index()] as u32 * tables.seats.len() as u32;
+            if role_counts[role.index()] > limit {
+                return Err(PositionError::TooManyPieces { role, count: role_counts[role.index()] });
+            }
+        }
+        if three {
+            let kings = role_counts[Role::King.index()];
+            if kings != 3 {
+                return Err(PositionError::KingTotal { kings });
+            }
+            if let Some(p) = Player::ALL.into_iter().find(|&p| pos.kings_held(p) == 3) {
+                return Err(PositionError::KingsAlreadyCollected(p));
+            }
+        } else {
+            for &p in tables.seats {
+                if pos.hands[p].count(Role::King) > 0 {
+                    return Err(PositionError::KingInHand(p));
+                }
+                let kings = (pos.kings & pos.by_player[p]).count() as usize;
+                if kings != 1 {
+                    return Err(PositionError::KingCount { player: p, kings });
+                }
+            }
+            let waiting = pos.opponent(pos.to_move);
+            if pos.in_check(waiting) {
+                return Err(PositionError::OpponentInCheck(waiting));
+            }
+        }
+        let mut events = Events::new();
+        pos.judge_turn(&mut events);
+        Ok(pos)
+    }
+
+    /// The position as an unchecked setup (the inverse of `from_setup`).
+    pub fn to_setup(&self) -> HexShogiSetup {
+        HexShogiSetup {
+            pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
+            hands: self.hands,
+            to_move: self.to_move,
+            plies: self.plies,
+            plies_without_capture: self.plies_without_capture,
+            passes_in_a_row: self.passes_in_a_row,
+        }
+    }
+
+    pub fn rules(&self) -> &HexShogiRules {
+        &self.rules
+    }
+
+    pub fn variant(&self) -> HexVariant {
+        self.rules.variant
+    }
+
+    pub fn tables(&self) -> &'static HexShogiTables {
+        self.tables
+    }
+
+    pub fn is_three_player(&self) -> bool {
+        self.rules.variant.is_three_player()
+    }
+
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn hand(&self, player: Player) -> &Hand {
+        &self.hands[player]
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    pub fn plies_without_capture(&self) -> u32 {
+        self.plies_without_capture
+    }
+
+    pub fn passes_in_a_row(&self) -> u8 {
+        self.passes_in_a_row
+    }
+
+    pub fn occupied(&self) -> CellSet {
+        self.occupied
+    }
+
+    pub fn pieces_of(&self, player: Player) -> CellSet {
+        self.by_player[player]
+    }
+
+    /// Every king on the board, whoever owns it.
+    pub fn kings(&self) -> CellSet {
+        self.kings
+    }
+
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        piece_of(self.board[cell.usize()])
+    }
+
+    /// Two players: the other player.
+    #[inline]
+    pub(super) fn opponent(&self, player: Player) -> Player {
+        match player {
+            Player::First => Player::Second,
+            _ => Player::First,
+        }
+    }
+
+    /// `player`'s king (two players: always exactly one).
+    #[inline]
+    pub fn king_of(&self, player: Player) -> Option<Cell> {
+        (self.kings & self.by_player[player]).first()
+    }
+
+    /// How many kings `player` holds, on the board and in hand (three players).
+    pub fn kings_held(&self, player: Player) -> u32 {
+        (self.kings & self.by_player[player]).count() + self.hands[player].count(Role::King) as u32
+    }
+
+    /// Whether `player` still has a piece on the board or in hand. A seated player without
+    /// pieces has lost and only passes (three players).
+    #[inline]
+    pub fn has_pieces(&self, player: Player) -> bool {
+        !self.by_player[player].is_empty() || !self.hands[player].is_empty()
+    }
+
+    /// The seats that still have pieces.
+    pub fn players_with_pieces(&self) -> PlayerSet {
+        let mut set = PlayerSet::EMPTY;
+        for &p in self.tables.seats {
+            if self.has_pieces(p) {
+                set.insert(p);
+            }
+        }
+        set
+    }
+
+    /// Three players: the seats that have lost every piece (and with them the game).
+    pub fn lost_players(&self) -> PlayerSet {
+        let mut set = PlayerSet::EMPTY;
+        for &p in self.tables.seats {
+            if !self.has_pieces(p) {
+                set.insert(p);
+            }
+        }
+        set
+    }
+
+    /// Two players: whether `player`'s king is attacked. Three players have no check.
+    pub fn in_check(&self, player: Player) -> bool {
+        if self.is_three_player() {
+            return false;
+        }
+        match self.king_of(player) {
+            Some(king) => {
+                let enemy = self.opponent(player);
+                self.attacked_by(king, enemy, self.by_player[enemy], self.occupied)
+            }
+            None => false,
+        }
+    }
+
+    /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,
+    /// with the board occupied as `occupied` says. Leaping knights are found from the
+    /// target's knight-source cells; everything else ray by ray from the target: the first
+    /// piece met on a ray attacks along it if it ranges back that way, or steps back that way
+    /// from one step away.
+    #[inline]
+    pub(super) fn attacked_by(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> bool {
+        let leapers = self.tables.knight_sources[attacker][target.usize()] & attackers & self.knights;
+        !leapers.is_empty()
+            || Hour::ALL.into_iter().any(|hour| self.attacker_on_ray(target, hour, attackers, occupied).is_some())
+    }
+
+    /// The cells of `attackers` (all `attacker`'s) whose pieces attack `target`.
+    pub(super) fn attacking_cells(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> CellSet {
+        let leapers = self.tables.knight_sources[attacker][target.usize()] & attackers & self.knights;
+        Hour::ALL
+            .into_iter()
+            .filter_map(|hour| self.attacker_on_ray(target, hour, attackers, occupied))
+            .fold(leapers, CellSet::with)
+    }
+
+    /// The piece of `attackers` attacking `target` from direction `hour`, if any.
+    #[inline]
+    fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
+        let grid = self.tables.grid;
+        if (grid.ray(target, hour) & attackers).is_empty() {
+            return None;
+        }
+        let blocker = grid.first_on_ray(target, hour, occupied)?;
+        if !attackers.contains(blocker) {
+            return None;
+        }
+        let code = self.board[blocker.usize()] as usize;
+        let adjacent = grid.step(target, hour) == Some(blocker);
+        let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
+        hours.contains(hour.opposite()).then_some(blocker)
+    }
+
+    #[inline]
+    fn put(&mut self, cell: Cell, piece: Piece) {
+        let code = code_of(piece);
+        self.board[cell.usize()] = code;
+        self.by_player[piece.player].insert(cell);
+        self.occupied.insert(cell);
+        if !piece.promoted {
+            match piece.role {
+                Role::King => self.kings.insert(cell),
+                Role::Knight => self.knights.insert(cell),
+                Role::Pawn => self.pawns.insert(cell),
+                _ => {}
+            }
+        }
+        self.material_key ^= piece_key(code, cell.usize());
+    }
+
+    #[inline]
+    fn clear(&mut self, cell: Cell) -> Option<Piece> {
+        let code = self.board[cell.usize()];
+        let piece = piece_of(code)?;
+        self.board[cell.usize()] = 0;
+        self.by_player[piece.player].remove(cell);
+        self.occupied.remove(cell);
+        self.kings.remove(cell);
+        self.knights.remove(cell);
+        self.pawns.remove(cell);
+        self.material_key ^= piece_key(code, cell.usize());
+        Some(piece)
+    }
+
+    #[inline]
+    fn add_to_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count + 1);
+        self.hands[player].add(role);
+    }
+
+    #[inline]
+    fn take_from_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        if self.hands[player].take(role) {
+            self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count - 1);
+        }
+    }
+
+    fn set_hand(&mut self, player: Player, hand: Hand) {
+        self.material_key ^= whole_hand_key(player, &self.hands[player]) ^ whole_hand_key(player, &hand);
+        self.hands[player] = hand;
+    }
+
+    /// Makes the move's changes to the board and hands only (a captured piece goes to the
+    /// mover's hand, unpromoted); returns whether it captured.
+    pub(super) fn apply_pieces(&mut self, m: Move, mover: Player) -> bool {
+        match m {
+            Move::Normal { from, to, promote } => {
+                let mut piece = self.clear(from).expect("a move starts from a piece");
+                let captured = self.clear(to);
+                if let Some(captured) = captured {
+                    self.add_to_hand(mover, captured.role);
+                }
+                piece.promoted |= promote;
+                self.put(to, piece);
+                captured.is_some()
+            }
+            Move::Drop { role, to } => {
+                self.take_from_hand(mover, role);
+                self.put(to, Piece { player: mover, role, promoted: false });
+                false
+            }
+            Move::Illuminate { .. } | Move::Pass => false,
+        }
+    }
+}
+
+impl PartialEq for HexShogiPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.rules == other.rules
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.to_move == other.to_move
+            && self.plies == other.plies
+            && self.plies_without_capture == other.plies_without_capture
+            && self.passes_in_a_row == other.passes_in_a_row
+            && self.outcome == other.outcome
+    }
+}
+
+impl Eq for HexShogiPosition {}
+
+impl fmt::Debug for HexShogiPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HexShogiPosition")
+            .field("variant", &self.rules.variant)
+            .field("to_move", &self.to_move)
+            .field("pieces", &self.occupied.map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
+            .field("hands", &self.hands)
+            .field("plies_without_capture", &self.plies_without_capture)
+            .field("passes_in_a_row", &self.passes_in_a_row)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}

@@ -1,0 +1,89 @@
+//! Sankaku Shogi behind the common `Rules` trait.
+
+use super::position::SankakuPosition;
+use super::rules::Repetition;
+use super::tables::SankakuRole;
+use super::{player_name, SEATS};
+use crate::geometry::{Cell, ParseCellError};
+use crate::mv::{Move, MoveList};
+use crate::outcome::{Events, Outcome};
+use crate::player::Player;
+use crate::rules::{PieceText, RepetitionRule, Rules};
+use crate::variant::Variant;
+
+impl Rules for SankakuPosition {
+    fn variant(&self) -> Variant {
+        Variant::Sankaku
+    }
+
+    fn seats(&self) -> &'static [Player] {
+        &SEATS
+    }
+
+    fn seat_name(&self, player: Player) -> &'static str {
+        player_name(player)
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        SankakuPosition::legal_moves(self, out)
+    }
+
+    fn play_unchecked(&mut self, m: Move) -> Events {
+        SankakuPosition::play_unchecked(self, m)
+    }
+
+    fn repetition_key(&self) -> u64 {
+        self.key
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        match self.rules.repetition {
+            // `Game` lifts the ban for a player left with nothing but recurring moves; that
+            // never happens here (see `SankakuPosition::has_move`), so §3.5's loss for a
+            // player without a move needs nothing from `Game`.
+            Repetition::Superko => RepetitionRule::Superko,
+            Repetition::ThreefoldDraw => RepetitionRule::ThreefoldDraw,
+            Repetition::Off => RepetitionRule::Off,
+        }
+    }
+
+    fn draw_by_repetition(&mut self) -> Events {
+        SankakuPosition::draw_by_repetition(self)
+    }
+
+    fn non_default_options(&self) -> Vec<String> {
+        self.rules.non_default_pairs()
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        self.grid.name(cell)
+    }
+
+    fn parse_cell(&self, text: &str) -> Result<Cell, ParseCellError> {
+        self.grid.parse(text)
+    }
+
+    /// A promoted Soldier or Cavalry is a General, so no Sankaku piece reads as promoted.
+    fn piece_text(&self, cell: Cell) -> Option<PieceText> {
+        self.piece_at(cell).map(|p| PieceText { player: p.player, letter: p.role.letter(), promoted: false })
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        match m {
+            Move::Normal { from, to, .. } => {
+                self.occupied.contains(to)
+                    || (self.piece_at(from).is_some_and(|p| p.role == SankakuRole::Chariot)
+                        && !(self.grid.between(from, to) & self.occupied).is_empty())
+            }
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Sankaku Shogi (L. Lynn Smith, 2004): two players on 44 triangles, RULES.md §3.
+//! The board is geometry (`geometry::TRI44`); pieces and setup are data (`tables`); the
+//! irreducible rules — relay, run-down, the defended Emperor — are code (`movegen`, `play`).
+
+mod api;
+mod key;
+mod movegen;
+mod play;
+mod position;
+mod rules;
+mod tables;
+
+pub use position::{PositionError, SankakuPosition, SankakuSetup};
+pub use rules::{Repetition, SankakuRules};
+pub use tables::{SankakuPiece, SankakuRole, ARMY};
+
+use crate::game::Game;
+use crate::player::Player;
+
+/// A Sankaku game: the position and its history.
+pub type SankakuGame = Game<SankakuPosition>;
+
+/// The seats of Sankaku, in turn order: Black (`First`) moves first, then White (`Second`).
+pub const SEATS: [Player; 2] = [Player::First, Player::Second];
+
+/// The seat names of Sankaku.
+pub fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::First => "Black",
+        Player::Second => "White",
+        Player::Third => "(no third seat)",
+    }
+}
+
+/// The other seat of a two-player game.
+#[inline]
+pub(crate) const fn opponent(player: Player) -> Player {
+    match player {
+        Player::First => Player::Second,
+        _ => Player::First,
+    }
+}

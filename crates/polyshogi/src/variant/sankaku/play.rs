@@ -1,0 +1,95 @@
+//! Playing a Sankaku move: the piece moves, captures (a Chariot's run-down victims included),
+//! Soldier and Cavalry promotion on capture, and the end of the game (RULES.md §3.3, §3.5).
+
+use super::opponent;
+use super::position::SankakuPosition;
+use super::tables::{SankakuPiece, SankakuRole};
+use crate::mv::{Move, MoveList};
+use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
+use crate::player::{ByPlayer, Player, PlayerSet};
+use crate::rules::IllegalMove;
+
+impl SankakuPosition {
+    /// Plays `m` if it is legal for the player to move, ignoring the history (`Game::play`
+    /// applies the repetition rule); the position is unchanged otherwise.
+    pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if !moves.contains(&m) {
+            return Err(IllegalMove::NotLegal);
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (one from `legal_moves`).
+    pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mut events = Events::new();
+        // Sankaku has board moves only: no drops, no passing.
+        let Move::Normal { from, to, .. } = m else { return events };
+        let mover = self.to_move;
+        let them = opponent(mover);
+        let piece = self.clear(from).expect("a move starts from a piece");
+        let mut captured = false;
+        if piece.role == SankakuRole::Chariot {
+            // A run-down: whatever stood between was an enemy Soldier captured in passing.
+            for victim in self.grid.between(from, to) & self.occupied {
+                self.clear(victim);
+                captured = true;
+            }
+        }
+        let mut emperor_taken = false;
+        if let Some(victim) = self.clear(to) {
+            captured = true;
+            if victim.role == SankakuRole::Emperor {
+                self.emperors[them] = None;
+                emperor_taken = true;
+            }
+        }
+        let role = if captured && piece.role.promotes_on_capture() { SankakuRole::General } else { piece.role };
+        self.put(to, SankakuPiece { player: mover, role });
+        if role == SankakuRole::Emperor {
+            self.emperors[mover] = Some(to);
+        }
+        self.plies += 1;
+        self.set_to_move(them);
+        if emperor_taken {
+            self.finish(Outcome::Win { winner: mover, reason: WinReason::EmperorCaptured }, &mut events);
+        } else if !self.has_move() {
+            // §3.5 [DEF]: a player without a legal move loses (see `has_move` for why no
+            // valid position comes here).
+            self.finish(Outcome::Win { winner: mover, reason: WinReason::NoLegalMove }, &mut events);
+        }
+        events
+    }
+
+    /// Ends the game drawn by repetition (under `repetition=threefold_draw`).
+    pub(super) fn draw_by_repetition(&mut self) -> Events {
+        let mut events = Events::new();
+        if self.outcome.is_none() {
+            let players = PlayerSet::of(&[Player::First, Player::Second]);
+            self.finish(Outcome::Draw { players, reason: DrawReason::Repetition }, &mut events);
+        }
+        events
+    }
+
+    fn finish(&mut self, outcome: Outcome, events: &mut Events) {
+        self.outcome = Some(outcome);
+        events.push(Event::GameOver { outcome, placings: self.placings().expect("the game is over") });
+    }
+
+    /// Once the game is over, each seat's place: 1 for the winner (both after a draw), 2 for
+    /// the loser; 0 for the third seat, which Sankaku does not have.
+    pub fn placings(&self) -> Option<ByPlayer<u8>> {
+        Some(match self.outcome? {
+            Outcome::Win { winner, .. } => {
+                let mut placings = ByPlayer([2, 2, 0]);
+                placings[winner] = 1;
+                placings
+            }
+            Outcome::Draw { .. } => ByPlayer([1, 1, 0]),
+        })
+    }
+}

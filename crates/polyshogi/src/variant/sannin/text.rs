@@ -1,0 +1,498 @@
+//! The Sannin position string (docs/FORMATS.md): one line with the board, the player to move,
+//! the hands and every flag that decides the legal moves, written and read back exactly.
+//!
+//! `sannin <board> <to-move> <hands> <state>`, e.g. the start:
+//! `sannin lL1lP1fP1fL/…/mLmSmGmKmGmSmL F F:-/M:-/L:- castle=FML;ready=FML;allies=-;former=-;out=-;ply=0`
+
+use super::alliance::{LastAction, Threats};
+use super::position::{SanninPosition, SanninSetup};
+use super::rules::SanninRules;
+use crate::cellset::CellSet;
+use crate::geometry::Cell;
+use crate::mv::Move;
+use crate::notation::diagram::diagram;
+use crate::notation::position_error::{Fields, ParsePositionError};
+use crate::outcome::{AllianceCause, AllianceFormation, DrawReason, Outcome, WinReason};
+use crate::piece::{Hand, Piece, Role};
+use crate::player::{ByPlayer, Player, PlayerSet};
+use crate::rules::Rules;
+
+const SEAT_LETTERS: [char; 3] = ['F', 'M', 'L'];
+
+fn seat_letter(p: Player) -> char {
+    SEAT_LETTERS[p.index()]
+}
+
+fn seat_of(c: char) -> Option<Player> {
+    SEAT_LETTERS.iter().position(|&l| l == c.to_ascii_uppercase()).and_then(Player::from_index)
+}
+
+fn seats_text(set: PlayerSet) -> String {
+    if set.is_empty() {
+        "-".to_string()
+    } else {
+        set.iter().map(seat_letter).collect()
+    }
+}
+
+/// Cell names grouped by rank, top rank first, each rank left to right in Middle's view.
+fn ranks(pos: &SanninPosition) -> Vec<Vec<Cell>> {
+    let mut ranks: Vec<Vec<Cell>> = Vec::new();
+    let mut last_letter = None;
+    for cell in pos.tables().grid.cells() {
+        let letter = pos.cell_name(cell).chars().last();
+        if letter != last_letter {
+            ranks.push(Vec::new());
+            last_letter = letter;
+        }
+        ranks.last_mut().expect("a rank").push(cell);
+    }
+    ranks
+}
+
+fn hand_text(hand: &Hand) -> String {
+    let text: String = Role::ALL
+        .iter()
+        .filter(|&&r| hand.count(r) > 0)
+        .map(|&r| match hand.count(r) {
+            1 => r.letter().to_string(),
+            n => format!("{n}{}", r.letter()),
+        })
+        .collect();
+    if text.is_empty() {
+        "-".to_string()
+    } else {
+        text
+    }
+}
+
+fn cells_text(pos: &SanninPosition, cells: CellSet) -> String {
+    if cells.is_empty() {
+        "-".to_string()
+    } else {
+        cells.map(|c| pos.cell_name(c)).collect::<Vec<_>>().join(".")
+    }
+}
+
+impl SanninPosition {
+    /// The position string.
+    pub fn to_text(&self) -> String {
+        let board: Vec<String> = ranks(self)
+            .iter()
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &cell in rank {
+                    match self.piece_at(cell) {
+                        None => empty += 1,
+                        Some(piece) => {
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push(seat_letter(piece.player).to_ascii_lowercase());
+                            if piece.promoted {
+                                text.push('+');
+                            }
+                            text.push(piece.role.letter());
+                        }
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let hands: Vec<String> = Player::ALL.iter().map(|&p| format!("{}:{}", seat_letter(p), hand_text(&self.hands[p]))).collect();
+        let flag_seats = |flags: ByPlayer<bool>| {
+            let mut set = PlayerSet::EMPTY;
+            for p in Player::ALL.into_iter().filter(|&p| flags[p]) {
+                set.insert(p);
+            }
+            seats_text(set)
+        };
+        let mut state = format!(
+            "castle={};ready={};allies={};former={};out={};ply={}",
+            flag_seats(self.may_castle),
+            flag_seats(self.illumination_ready),
+            seats_text(self.allies),
+            seats_text(self.former_allies),
+            eliminations_text(self),
+            self.plies
+        );
+        match self.outcome {
+            Some(Outcome::Win { winner, reason }) => {
+                state.push_str(&format!(";end=win:{}:{}", seat_letter(winner), reason.name()))
+            }
+            Some(Outcome::Draw { players, reason }) => {
+                state.push_str(&format!(";end=draw:{}:{}", seats_text(players), reason.name()))
+            }
+            None => {}
+        }
+        if let Some(last) = self.last_action {
+            let threats: Vec<String> = Player::ALL
+                .iter()
+                .map(|&p| {
+                    let t = last.new_threats[p];
+                    format!("{}{}", cells_text(self, t.targets), if t.mate { "!" } else { "" })
+                })
+                .collect();
+            state.push_str(&format!(
+                ";last={}:{}:{}:{:x}",
+                seat_letter(last.mover),
+                u8::from(last.defensive),
+                threats.join(":"),
+                last.mv.pack()
+            ));
+        }
+        if let Some(f) = self.proposal {
+            let cause = match f.cause {
+                AllianceCause::DiscoveredAttack => "discovered",
+                AllianceCause::DualAttack => "dual",
+            };
+            state.push_str(&format!(
+                ";proposal={}:{}:{cause}:{}:{:x}:{:x}",
+                seats_text(f.allies),
+                seat_letter(f.against),
+                cells_text(self, f.targets),
+                f.earlier_move.map_or(0, Move::pack),
+                f.move_.pack()
+            ));
+        }
+        format!("sannin {} {} {} {state}", board.join("/"), seat_letter(self.to_move), hands.join("/"))
+    }
+
+    /// Reads a position string (see `to_text`) under `rules`.
+    pub fn from_text(text: &str, rules: SanninRules) -> Result<SanninPosition, ParsePositionError> {
+        let start = SanninPosition::start(rules);
+        let mut fields = Fields::new(text.trim_end());
+        let (column, variant) = fields.next("the variant name `sannin`")?;
+        if variant != "sannin" {
+            return Err(ParsePositionError::at(column, format!("expected `sannin`, found `{variant}`")));
+        }
+        let (board_column, board) = fields.next("the board")?;
+        let pieces = parse_board(&start, board, board_column)?;
+        let (column, to_move) = fields.next("the player to move (F, M or L)")?;
+        let to_move = single_seat(to_move, column)?;
+        let (hands_column, hands_text) = fields.next("the hands, like F:2P/M:-/L:-")?;
+        let hands = parse_hands(hands_text, hands_column)?;
+        let (state_column, state) = fields.next("the state, like castle=FML;ready=FML;…")?;
+        fields.finish()?;
+
+        let mut setup = SanninSetup {
+            pieces,
+            hands,
+            to_move,
+            eliminated: PlayerSet::EMPTY,
+            allies: PlayerSet::EMPTY,
+            former_allies: PlayerSet::EMPTY,
+            may_castle: ByPlayer([false; 3]),
+            illumination_ready: ByPlayer([false; 3]),
+            plies: 0,
+        };
+        let mut last_action = None;
+        let mut proposal = None;
+        let mut eliminations = Vec::new();
+        let mut outcome = None;
+        let mut column = state_column;
+        for item in state.split(';') {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| ParsePositionError::at(column, format!("expected key=value, found `{item}`")))?;
+            let value_column = column + key.chars().count() + 1;
+            match key {
+                "castle" => setup.may_castle = seat_flags(value, value_column)?,
+                "ready" => setup.illumination_ready = seat_flags(value, value_column)?,
+                "allies" => setup.allies = seat_set(value, value_column)?,
+                "former" => setup.former_allies = seat_set(value, value_column)?,
+                "out" => {
+                    eliminations = parse_eliminations(value, value_column)?;
+                    setup.eliminated = eliminations.iter().fold(PlayerSet::EMPTY, |mut set, &(p, _)| {
+                        set.insert(p);
+                        set
+                    });
+                }
+                "end" => outcome = Some(parse_outcome(value, value_column)?),
+                "ply" => {
+                    setup.plies = value.parse().map_err(|_| ParsePositionError::at(value_column, "expected the ply count"))?
+                }
+                "last" => last_action = Some(parse_last_action(&start, value, value_column)?),
+                "proposal" => proposal = Some(parse_proposal(&start, value, value_column)?),
+                _ => return Err(ParsePositionError::at(column, format!("unknown state key `{key}`"))),
+            }
+            column += item.chars().count() + 1;
+        }
+        let mut pos = SanninPosition::validate(setup, rules, outcome.is_some())
+            .map_err(|e| ParsePositionError::at(board_column, format!("not a valid position: {e}")))?;
+        pos.last_action = last_action;
+        pos.proposal = proposal;
+        pos.eliminations = eliminations.into_iter().collect();
+        pos.outcome = outcome;
+        Ok(pos)
+    }
+}
+
+/// `L@12,F@30`: who left the game, in order, with the ply; `-` for nobody.
+fn eliminations_text(pos: &SanninPosition) -> String {
+    if pos.eliminations.is_empty() {
+        return "-".to_string();
+    }
+    pos.eliminations.iter().map(|&(p, ply)| format!("{}@{ply}", seat_letter(p))).collect::<Vec<_>>().join(",")
+}
+
+fn parse_eliminations(text: &str, column: usize) -> Result<Vec<(Player, u32)>, ParsePositionError> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|item| {
+            let (seat, ply) = item.split_once('@').ok_or_else(|| ParsePositionError::at(column, "expected <seat>@<ply>, like L@12"))?;
+            let ply = ply.parse().map_err(|_| ParsePositionError::at(column, format!("bad ply in `{item}`")))?;
+            Ok((single_seat(seat, column)?, ply))
+        })
+        .collect()
+}
+
+/// `win:M:garden` or `draw:FM:ply_cap`.
+fn parse_outcome(text: &str, column: usize) -> Result<Outcome, ParsePositionError> {
+    let bad = || ParsePositionError::at(column, format!("expected win:<seat>:<reason> or draw:<seats>:<reason>, found `{text}`"));
+    let parts: Vec<&str> = text.split(':').collect();
+    match parts.as_slice() {
+        ["win", seat, reason] => Ok(Outcome::Win {
+            winner: single_seat(seat, column)?,
+            reason: WinReason::from_name(reason).ok_or_else(bad)?,
+        }),
+        ["draw", seats, reason] => Ok(Outcome::Draw {
+            players: seat_set(seats, column)?,
+            reason: DrawReason::from_name(reason).ok_or_else(bad)?,
+        }),
+        _ => Err(bad()),
+    }
+}
+
+impl SanninPosition {
+    /// The board as text for a terminal, with the player to move, hands and alliance below.
+    pub fn diagram(&self) -> String {
+        let ranks = ranks(self);
+        let widest = ranks.iter().map(Vec::len).max().unwrap_or(0);
+        let rows = ranks.into_iter().map(|rank| (widest - rank.len(), rank)).collect();
+        let mut text = diagram(self, &rows);
+        for p in Player::ALL {
+            let status = if !self.active.contains(p) {
+                " (out)"
+            } else if self.to_move == p && self.outcome.is_none() {
+                " (to move)"
+            } else {
+                ""
+            };
+            text.push_str(&format!("{}{status}: hand {}\n", self.seat_name(p), hand_text(&self.hands[p])));
+        }
+        if !self.allies.is_empty() {
+            text.push_str(&format!("alliance: {}\n", seats_text(self.allies)));
+        }
+        text
+    }
+}
+
+fn single_seat(text: &str, column: usize) -> Result<Player, ParsePositionError> {
+    let mut chars = text.chars();
+    match (chars.next().and_then(seat_of), chars.next()) {
+        (Some(p), None) if text.chars().all(|c| c.is_ascii_uppercase()) => Ok(p),
+        _ => Err(ParsePositionError::at(column, format!("expected F, M or L, found `{text}`"))),
+    }
+}
+
+fn seat_set(text: &str, column: usize) -> Result<PlayerSet, ParsePositionError> {
+    let mut set = PlayerSet::EMPTY;
+    if text == "-" {
+        return Ok(set);
+    }
+    for (i, c) in text.chars().enumerate() {
+        let p = seat_of(c)
+            .filter(|_| c.is_ascii_uppercase())
+            .ok_or_else(|| ParsePositionError::at(column + i, format!("expected F, M, L or `-`, found `{c}`")))?;
+        set.insert(p);
+    }
+    Ok(set)
+}
+
+fn seat_flags(text: &str, column: usize) -> Result<ByPlayer<bool>, ParsePositionError> {
+    let set = seat_set(text, column)?;
+    Ok(ByPlayer::new(|p| set.contains(p)))
+}
+
+fn parse_board(start: &SanninPosition, text: &str, column: usize) -> Result<Vec<(Cell, Piece)>, ParsePositionError> {
+    let ranks = ranks(start);
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != ranks.len() {
+        return Err(ParsePositionError::at(column, format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len())));
+    }
+    let mut pieces = Vec::new();
+    let mut col = column;
+    for (row, cells) in rows.iter().zip(&ranks) {
+        let chars: Vec<char> = row.chars().collect();
+        let mut i = 0;
+        let mut file = 0;
+        while i < chars.len() {
+            let here = col + i;
+            if chars[i].is_ascii_digit() {
+                let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                file += digits.parse::<usize>().map_err(|_| ParsePositionError::at(here, "bad count of empty cells"))?;
+                i += digits.len();
+                continue;
+            }
+            let player = seat_of(chars[i])
+                .filter(|_| chars[i].is_ascii_lowercase())
+                .ok_or_else(|| ParsePositionError::at(here, format!("expected f, m, l or a digit, found `{}`", chars[i])))?;
+            i += 1;
+            let promoted = chars.get(i) == Some(&'+');
+            if promoted {
+                i += 1;
+            }
+            let role = chars
+                .get(i)
+                .and_then(|&c| Role::from_letter(c))
+                .ok_or_else(|| ParsePositionError::at(col + i, "expected a piece letter (K R B G S N L P)"))?;
+            i += 1;
+            let cell = *cells
+                .get(file)
+                .ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
+            pieces.push((cell, Piece { player, role, promoted }));
+            file += 1;
+        }
+        if file != cells.len() {
+            return Err(ParsePositionError::at(col, format!("rank describes {file} cells, the board has {}", cells.len())));
+        }
+        col += chars.len() + 1;
+    }
+    Ok(pieces)
+}
+
+fn parse_hands(text: &str, column: usize) -> Result<ByPlayer<Hand>, ParsePositionError> {
+    let mut hands = ByPlayer::<Hand>::default();
+    let mut col = column;
+    let groups: Vec<&str> = text.split('/').collect();
+    if groups.len() != 3 {
+        return Err(ParsePositionError::at(column, "expected three hands, like F:2P/M:-/L:-"));
+    }
+    for (group, expected) in groups.iter().zip(Player::ALL) {
+        let Some((seat, list)) = group.split_once(':') else {
+            return Err(ParsePositionError::at(col, format!("expected `{}:` before a hand", seat_letter(expected))));
+        };
+        if single_seat(seat, col)? != expected {
+            return Err(ParsePositionError::at(col, format!("expected the hand of {} here", seat_letter(expected))));
+        }
+        let start = col + seat.len() + 1;
+        if list != "-" {
+            let chars: Vec<char> = list.chars().collect();
+            let mut i = 0;
+            while i < chars.len() {
+                let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                let count: u8 = if digits.is_empty() {
+                    1
+                } else {
+                    digits.parse().map_err(|_| ParsePositionError::at(start + i, "bad count"))?
+                };
+                i += digits.len();
+                let role = chars
+                    .get(i)
+                    .and_then(|&c| Role::from_letter(c))
+                    .filter(|&r| r != Role::King)
+                    .ok_or_else(|| ParsePositionError::at(start + i, "expected a piece letter (R B G S N L P)"))?;
+                for _ in 0..count {
+                    hands[expected].add(role);
+                }
+                i += 1;
+            }
+        }
+        col += group.chars().count() + 1;
+    }
+    Ok(hands)
+}
+
+fn parse_cells(start: &SanninPosition, text: &str, column: usize) -> Result<CellSet, ParsePositionError> {
+    if text == "-" {
+        return Ok(CellSet::EMPTY);
+    }
+    let mut cells = CellSet::EMPTY;
+    for name in text.split('.') {
+        let cell = start.parse_cell(name).map_err(|e| ParsePositionError::at(column, e.to_string()))?;
+        cells.insert(cell);
+    }
+    Ok(cells)
+}
+
+fn parse_packed_move(text: &str, column: usize) -> Result<Move, ParsePositionError> {
+    u32::from_str_radix(text, 16)
+        .ok()
+        .and_then(Move::unpack)
+        .ok_or_else(|| ParsePositionError::at(column, format!("`{text}` is not a packed move")))
+}
+
+/// `last=<mover>:<defensive 0|1>:<threats on F>:<on M>:<on L>:<packed move>`; threats are cell
+/// lists joined by `.` (`-` for none), with `!` for a mate threat.
+fn parse_last_action(start: &SanninPosition, text: &str, column: usize) -> Result<LastAction, ParsePositionError> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != 6 {
+        return Err(ParsePositionError::at(column, "expected last=<mover>:<0|1>:<threats F>:<threats M>:<threats L>:<move>"));
+    }
+    let mover = single_seat(parts[0], column)?;
+    let defensive = match parts[1] {
+        "0" => false,
+        "1" => true,
+        _ => return Err(ParsePositionError::at(column, "expected 0 or 1 for the defence flag")),
+    };
+    let mut new_threats = ByPlayer::<Threats>::default();
+    for (p, part) in Player::ALL.into_iter().zip(&parts[2..5]) {
+        let mate = part.ends_with('!');
+        let targets = parse_cells(start, part.trim_end_matches('!'), column)?;
+        new_threats[p] = Threats { targets, mate };
+    }
+    let mv = parse_packed_move(parts[5], column)?;
+    Ok(LastAction { mover, mv, new_threats, defensive })
+}
+
+/// `proposal=<allies>:<against>:<discovered|dual>:<targets>:<earlier move or 0>:<move>`.
+fn parse_proposal(start: &SanninPosition, text: &str, column: usize) -> Result<AllianceFormation, ParsePositionError> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != 6 {
+        return Err(ParsePositionError::at(column, "expected proposal=<allies>:<against>:<cause>:<targets>:<earlier>:<move>"));
+    }
+    let cause = match parts[2] {
+        "discovered" => AllianceCause::DiscoveredAttack,
+        "dual" => AllianceCause::DualAttack,
+        _ => return Err(ParsePositionError::at(column, "expected `discovered` or `dual`")),
+    };
+    Ok(AllianceFormation {
+        allies: seat_set(parts[0], column)?,
+        against: single_seat(parts[1], column)?,
+        cause,
+        targets: parse_cells(start, parts[3], column)?,
+        earlier_move: if parts[4] == "0" { None } else { Some(parse_packed_move(parts[4], column)?) },
+        move_: parse_packed_move(parts[5], column)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_position_string_reads_back() {
+        let start = SanninPosition::start(SanninRules::default());
+        let text = start.to_text();
+        assert!(text.starts_with("sannin lL1lP1fP1fL/"), "{text}");
+        assert_eq!(SanninPosition::from_text(&text, SanninRules::default()), Ok(start));
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let start = SanninPosition::start(SanninRules::default()).to_text();
+        let bad = start.replacen("lL1lP", "lL1lQ", 1);
+        let err = SanninPosition::from_text(&bad, SanninRules::default()).unwrap_err();
+        assert_eq!(err.column, 12, "{err}");
+        let err = SanninPosition::from_text("sannin", SanninRules::default()).unwrap_err();
+        assert!(err.message.contains("board"), "{err}");
+    }
+}
