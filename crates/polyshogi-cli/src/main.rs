@@ -62,6 +62,8 @@ enum Command {
         /// A file holding a record or a position string, or a position string itself.
         input: String,
     },
+    /// Speak the engine protocol (USI-derived, docs/PROTOCOL.md) on stdin and stdout.
+    Engine,
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
@@ -141,6 +143,7 @@ fn run(command: Command) -> Result<()> {
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input } => records::show_command(&input)?,
         Command::Bench { depth } => bench::run(depth),
+        Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
     }
     Ok(())
 }
