@@ -3,6 +3,7 @@
 
 pub mod cellset;
 pub mod game;
+pub mod layout;
 pub mod geometry;
 pub mod mv;
 pub mod notation;

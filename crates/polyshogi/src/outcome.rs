@@ -36,6 +36,8 @@ pub enum DrawReason {
     NoCapture,
     /// Every player still in the game was forced to pass for a whole round.
     AllPassed,
+    /// The players agreed to a draw.
+    Agreement,
 }
 
 impl WinReason {
@@ -62,8 +64,10 @@ impl WinReason {
 }
 
 impl DrawReason {
-    pub const ALL: [DrawReason; 5] =
-        [DrawReason::Stalemate, DrawReason::PlyCap, DrawReason::Repetition, DrawReason::NoCapture, DrawReason::AllPassed];
+    pub const ALL: [DrawReason; 6] = [
+        DrawReason::Stalemate, DrawReason::PlyCap, DrawReason::Repetition, DrawReason::NoCapture,
+        DrawReason::AllPassed, DrawReason::Agreement,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -72,6 +76,7 @@ impl DrawReason {
             DrawReason::Repetition => "repetition",
             DrawReason::NoCapture => "no_capture",
             DrawReason::AllPassed => "all_passed",
+            DrawReason::Agreement => "agreement",
         }
     }
 
@@ -116,6 +121,8 @@ pub enum Event {
     Checkmated { player: Player, by: Player },
     /// `player` had no legal action at his turn and leaves the game.
     Stalemated { player: Player },
+    /// `player` resigned (or lost on time) and leaves the game.
+    Resigned { player: Player },
     /// A compulsory alliance formed.
     AllianceFormed(AllianceFormation),
     /// Under `compulsory=confirm`: the alliance waits for the players' answer.

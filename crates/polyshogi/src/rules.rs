@@ -89,6 +89,21 @@ pub trait Rules: Clone + fmt::Debug {
         Err(IllegalMove::NoAllianceProposal)
     }
 
+    /// `player` gives up (or lost on time): he leaves the game, which may end it.
+    fn resign(&mut self, _player: Player) -> Result<Events, IllegalMove> {
+        Err(IllegalMove::NotLegal)
+    }
+
+    /// Whether the rules allow a draw by agreement now.
+    fn draw_by_agreement_allowed(&self) -> bool {
+        false
+    }
+
+    /// Ends the game drawn by agreement among the players still in it.
+    fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        Err(IllegalMove::NotLegal)
+    }
+
     /// The rule options that differ from the variant's defaults, as `key=value`.
     fn non_default_options(&self) -> Vec<String> {
         Vec::new()

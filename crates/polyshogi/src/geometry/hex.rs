@@ -186,6 +186,14 @@ impl HexGrid {
         })
     }
 
+    /// The centre of a cell on screen, for cells of circumradius 1 with a corner up; x grows
+    /// to the right and y downward, the board centre at (0, 0).
+    pub fn pixel_centre(&self, cell: Cell) -> (f64, f64) {
+        let (q, r) = self.axial(cell);
+        let (q, r) = (f64::from(q), f64::from(r));
+        (3f64.sqrt() * (q + r / 2.0), 1.5 * r)
+    }
+
     /// The cell turned 120° counter-clockwise about the centre.
     pub fn rotated_ccw120(&self, cell: Cell) -> Cell {
         let (q, r) = self.axial(cell);

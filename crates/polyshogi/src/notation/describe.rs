@@ -14,6 +14,7 @@ pub fn event_text<P: Rules>(pos: &P, event: &Event) -> String {
     match *event {
         Event::Checkmated { player, by } => format!("{} checkmated by {}", name(player), name(by)),
         Event::Stalemated { player } => format!("{} has no legal action and leaves the game", name(player)),
+        Event::Resigned { player } => format!("{} resigns", name(player)),
         Event::AllianceFormed(f) | Event::AllianceProposed(f) | Event::AllianceRefused(f) => {
             let what = match event {
                 Event::AllianceFormed(_) => "alliance",

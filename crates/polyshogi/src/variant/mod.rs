@@ -141,6 +141,13 @@ impl AnyGame {
         }
     }
 
+    /// The board for drawing.
+    pub fn layout(&self) -> crate::layout::BoardLayout {
+        match self {
+            AnyGame::Sannin(game) => game.position().layout(),
+        }
+    }
+
     /// The current position drawn for a terminal.
     pub fn diagram(&self) -> String {
         match self {

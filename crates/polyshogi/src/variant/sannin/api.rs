@@ -67,6 +67,18 @@ impl Rules for SanninPosition {
         self.answer_alliance(accept)
     }
 
+    fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        SanninPosition::resign(self, player)
+    }
+
+    fn draw_by_agreement_allowed(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        SanninPosition::agree_draw(self)
+    }
+
     fn non_default_options(&self) -> Vec<String> {
         self.rules.non_default_pairs()
     }

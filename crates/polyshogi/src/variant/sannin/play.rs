@@ -92,6 +92,36 @@ impl SanninPosition {
         Ok(events)
     }
 
+    /// `player` resigns: he leaves the game as a stalemated player would (so an ally's
+    /// resignation loses for both allies, and the lone player's dissolves the alliance).
+    pub fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if !self.active.contains(player) {
+            return Err(IllegalMove::NotLegal);
+        }
+        let mut events = Events::new();
+        events.push(Event::Resigned { player });
+        self.proposal = None;
+        self.remove_player(player, &mut events);
+        if self.outcome.is_none() && self.to_move == player {
+            self.to_move = self.next_active(player);
+            self.resolve_player_without_action(&mut events);
+        }
+        Ok(events)
+    }
+
+    /// A draw agreed by the players still in the game (§1.14 [DEF]).
+    pub fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut events = Events::new();
+        self.finish(Outcome::Draw { players: self.active, reason: DrawReason::Agreement }, &mut events);
+        Ok(events)
+    }
+
     /// Mates, eliminations and the next player, after `mover`'s action.
     fn end_turn(&mut self, mover: Player, events: &mut Events) {
         let mut mated_someone = false;

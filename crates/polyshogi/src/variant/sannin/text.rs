@@ -10,6 +10,7 @@ use super::rules::SanninRules;
 use crate::cellset::CellSet;
 use crate::geometry::Cell;
 use crate::mv::Move;
+use crate::layout::{BoardLayout, CellLayout, CellShape};
 use crate::notation::diagram::diagram;
 use crate::notation::position_error::{Fields, ParsePositionError};
 use crate::outcome::{AllianceCause, AllianceFormation, DrawReason, Outcome, WinReason};
@@ -272,6 +273,21 @@ fn parse_outcome(text: &str, column: usize) -> Result<Outcome, ParsePositionErro
 }
 
 impl SanninPosition {
+    /// The board for drawing: hexagons, the Garden marked, pieces turned toward their
+    /// owner's forward hour (First's 12 o'clock is screen 8: −120°; Last's is screen 4: +120°).
+    pub fn layout(&self) -> BoardLayout {
+        let grid = self.tables().grid;
+        let cells = grid
+            .cells()
+            .map(|cell| {
+                let (x, y) = grid.pixel_centre(cell);
+                CellLayout { cell, name: self.cell_name(cell), shape: CellShape::Hexagon, x, y }
+            })
+            .collect();
+        let seat_rotation = Player::ALL.iter().map(|&p| i32::from(super::FORWARD[p]) * 30).map(|d| if d > 180 { d - 360 } else { d }).collect();
+        BoardLayout { cells, marked: vec![self.tables().garden], seat_rotation }
+    }
+
     /// The board as text for a terminal, with the player to move, hands and alliance below.
     pub fn diagram(&self) -> String {
         let ranks = ranks(self);
