@@ -58,9 +58,7 @@ impl<P: Rules> Game<P> {
             RepetitionRule::Superko => {
                 let now = self.position.repetition_key();
                 let recurs = |m: &Move| {
-                    let mut next = self.position.clone();
-                    next.play_unchecked(*m);
-                    let key = next.repetition_key();
+                    let key = self.position.key_after(*m);
                     key == now || self.keys.contains(&key)
                 };
                 // As above, a player with nothing but recurring moves must still act.

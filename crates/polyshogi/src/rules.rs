@@ -77,6 +77,12 @@ pub trait Rules: Clone + fmt::Debug {
     /// Equal for positions that the repetition rule treats as the same.
     fn repetition_key(&self) -> u64;
     fn repetition_rule(&self) -> RepetitionRule;
+    /// The repetition key after the legal move `m` (a game may compute it without playing).
+    fn key_after(&self, m: Move) -> u64 {
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        next.repetition_key()
+    }
     /// Ends the game drawn by repetition (for `RepetitionRule::ThreefoldDraw`).
     fn draw_by_repetition(&mut self) -> Events;
 

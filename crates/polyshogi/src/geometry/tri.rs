@@ -224,11 +224,14 @@ impl TriGrid {
         self.up.contains(cell)
     }
 
-    /// File index (a = 0 … g = 6) and rank (1 … 8), for drawing: a cell spans half-side
-    /// columns file … file + 2 of rank row `rank` (§3.1).
-    pub fn file_rank(&self, cell: Cell) -> (u8, u8) {
+    /// The centre of a cell on screen, for triangles of side 2 (a file is half a side): x
+    /// grows to the right and y downward, rank 1 at the bottom, the board centre at (0, 0).
+    /// The centre of a triangle lies a third of its height from its base.
+    pub fn pixel_centre(&self, cell: Cell) -> (f64, f64) {
         let (f, r) = self.file_rank[cell.usize()];
-        (f as u8, r as u8)
+        let base_up = if self.is_up(cell) { 1.0 / 3.0 } else { 2.0 / 3.0 };
+        let height_above_bottom = f64::from(r - 1) + base_up;
+        (f64::from(f) - 3.0, 3f64.sqrt() * (4.0 - height_above_bottom))
     }
 
     /// The cells sharing a whole side with `cell` (at most 3).
@@ -323,7 +326,7 @@ mod tests {
     fn ranks_hold_3_5_7_7_7_7_5_3_cells_with_the_diagram_orientations() {
         let grid = &*TRI44;
         let per_rank: Vec<usize> =
-            (1..=8).map(|r| grid.cells().filter(|&c| grid.file_rank(c).1 == r).count()).collect();
+            (1..=8).map(|r| grid.cells().filter(|&c| grid.file_rank[c.usize()].1 == r).count()).collect();
         assert_eq!(per_rank, [3, 5, 7, 7, 7, 7, 5, 3]);
         assert_eq!(grid.all().count(), 44);
         // The source diagram, rank 8 first (§3.1).
@@ -462,6 +465,21 @@ mod tests {
                 assert_eq!(ray, grid.ray(t, dir.opposite()));
             }
         }
+    }
+
+    #[test]
+    fn side_neighbours_are_one_side_apart_on_screen() {
+        // The centres of two triangles sharing a side (side 2) are 2/√3 apart.
+        for c in TRI44.cells() {
+            let (x, y) = TRI44.pixel_centre(c);
+            for n in TRI44.sides(c) {
+                let (nx, ny) = TRI44.pixel_centre(n);
+                assert!(((nx - x).hypot(ny - y) - 2.0 / 3f64.sqrt()).abs() < 1e-9);
+            }
+            let (tx, ty) = TRI44.pixel_centre(TRI44.half_turn(c));
+            assert!((tx + x).abs() < 1e-9 && (ty + y).abs() < 1e-9);
+        }
+        assert!(TRI44.pixel_centre(cell("d1")).1 > TRI44.pixel_centre(cell("d8")).1);
     }
 
     #[test]

@@ -12,15 +12,20 @@ fn piece_token<P: Rules>(pos: &P, piece: PieceText) -> String {
     format!("{owner}{}{}", if piece.promoted { "+" } else { "" }, piece.letter)
 }
 
-/// The board as text, with the player to move and the hands below it.
+/// The board as text, empty cells shown as `.`.
 pub fn diagram<P: Rules>(pos: &P, rows: &Rows) -> String {
+    diagram_with(pos, rows, |_| ".".to_string())
+}
+
+/// The board as text, empty cells shown as `empty` says.
+pub fn diagram_with<P: Rules>(pos: &P, rows: &Rows, empty: impl Fn(crate::geometry::Cell) -> String) -> String {
     const CELL: usize = 4;
     let mut text = String::new();
     for (indent, cells) in rows {
         let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else { continue };
         let mut line = format!("{:>4} {}", pos.cell_name(first), " ".repeat(indent * CELL / 2));
         for &cell in cells {
-            let token = pos.piece_text(cell).map_or_else(|| ".".to_string(), |p| piece_token(pos, p));
+            let token = pos.piece_text(cell).map_or_else(|| empty(cell), |p| piece_token(pos, p));
             line.push_str(&format!("{token:^width$}", width = CELL));
         }
         line.push_str(&" ".repeat(indent * CELL / 2));

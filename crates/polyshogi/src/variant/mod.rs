@@ -11,6 +11,7 @@ use std::str::FromStr;
 
 use crate::notation::position_error::ParsePositionError;
 use crate::variant::options::RuleOptionError;
+use crate::variant::sankaku::{SankakuGame, SankakuPosition, SankakuRules};
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 
 /// A game polyshogi knows by name.
@@ -26,7 +27,7 @@ pub enum Variant {
 
 impl Variant {
     /// The variants that can be played.
-    pub const ALL: [Variant; 1] = [Variant::Sannin];
+    pub const ALL: [Variant; 2] = [Variant::Sannin, Variant::Sankaku];
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -91,6 +92,7 @@ impl From<RuleOptionError> for NewGameError {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Sannin(SanninGame),
+    Sankaku(SankakuGame),
 }
 
 impl AnyGame {
@@ -104,13 +106,21 @@ impl AnyGame {
                 }
                 Ok(AnyGame::Sannin(SanninGame::new(SanninPosition::start(rules))))
             }
-            Variant::HexShogi91 | Variant::Tphs91 | Variant::Sankaku => Err(NewGameError::NotPlayable(variant)),
+            Variant::Sankaku => {
+                let mut rules = SankakuRules::default();
+                for option in options {
+                    rules.set(option.as_ref())?;
+                }
+                Ok(AnyGame::Sankaku(SankakuGame::new(SankakuPosition::start(rules))))
+            }
+            Variant::HexShogi91 | Variant::Tphs91 => Err(NewGameError::NotPlayable(variant)),
         }
     }
 
     pub fn variant(&self) -> Variant {
         match self {
             AnyGame::Sannin(_) => Variant::Sannin,
+            AnyGame::Sankaku(_) => Variant::Sankaku,
         }
     }
 
@@ -124,6 +134,11 @@ impl AnyGame {
                 let position = SanninPosition::from_text(text, rules).map_err(NewGameError::Position)?;
                 Ok(AnyGame::Sannin(SanninGame::new(position)))
             }
+            AnyGame::Sankaku(game) => {
+                let rules = *game.position().rules();
+                let position = SankakuPosition::from_text(text, rules).map_err(NewGameError::Position)?;
+                Ok(AnyGame::Sankaku(SankakuGame::new(position)))
+            }
         }
     }
 
@@ -131,6 +146,7 @@ impl AnyGame {
     pub fn position_text(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.position().to_text(),
+            AnyGame::Sankaku(game) => game.position().to_text(),
         }
     }
 
@@ -138,6 +154,7 @@ impl AnyGame {
     pub fn start_text(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.start().to_text(),
+            AnyGame::Sankaku(game) => game.start().to_text(),
         }
     }
 
@@ -145,6 +162,7 @@ impl AnyGame {
     pub fn layout(&self) -> crate::layout::BoardLayout {
         match self {
             AnyGame::Sannin(game) => game.position().layout(),
+            AnyGame::Sankaku(game) => game.position().layout(),
         }
     }
 
@@ -152,6 +170,7 @@ impl AnyGame {
     pub fn diagram(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.position().diagram(),
+            AnyGame::Sankaku(game) => game.position().diagram(),
         }
     }
 
@@ -159,6 +178,7 @@ impl AnyGame {
     pub fn as_sannin(&self) -> Option<&SanninGame> {
         match self {
             AnyGame::Sannin(game) => Some(game),
+            _ => None,
         }
     }
 }
@@ -169,6 +189,7 @@ macro_rules! with_game {
     ($any:expr, $game:ident => $body:expr) => {
         match $any {
             $crate::variant::AnyGame::Sannin($game) => $body,
+            $crate::variant::AnyGame::Sankaku($game) => $body,
         }
     };
 }

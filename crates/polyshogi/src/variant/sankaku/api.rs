@@ -8,7 +8,7 @@ use crate::geometry::{Cell, ParseCellError};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::player::Player;
-use crate::rules::{PieceText, RepetitionRule, Rules};
+use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
 use crate::variant::Variant;
 
 impl Rules for SankakuPosition {
@@ -44,6 +44,10 @@ impl Rules for SankakuPosition {
         self.key
     }
 
+    fn key_after(&self, m: Move) -> u64 {
+        SankakuPosition::key_after(self, m)
+    }
+
     fn repetition_rule(&self) -> RepetitionRule {
         match self.rules.repetition {
             // `Game` lifts the ban for a player left with nothing but recurring moves; that
@@ -57,6 +61,18 @@ impl Rules for SankakuPosition {
 
     fn draw_by_repetition(&mut self) -> Events {
         SankakuPosition::draw_by_repetition(self)
+    }
+
+    fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        SankakuPosition::resign(self, player)
+    }
+
+    fn draw_by_agreement_allowed(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        SankakuPosition::agree_draw(self)
     }
 
     fn non_default_options(&self) -> Vec<String> {

@@ -9,6 +9,8 @@ mod play;
 mod position;
 mod rules;
 mod tables;
+mod text;
+mod view;
 
 pub use position::{PositionError, SankakuPosition, SankakuSetup};
 pub use rules::{Repetition, SankakuRules};
@@ -30,6 +32,11 @@ pub fn player_name(player: Player) -> &'static str {
         Player::Second => "White",
         Player::Third => "(no third seat)",
     }
+}
+
+/// The seat letters of FORMATS.md: B and W.
+pub fn player_letter(player: Player) -> char {
+    player_name(player).chars().next().expect("names are not empty")
 }
 
 /// The other seat of a two-player game.

@@ -1,6 +1,6 @@
 //! Legal move generation for Sankaku Shogi (RULES.md §3.3), from the board's precomputed
-//! tables and without allocating. There is no check, so every piece move is legal; only the
-//! Emperor's capture of a defended Emperor is refused, and the repetition rule (`Game`).
+//! tables and without allocating. There is no check: the only move refused here is the
+//! Emperor's capture of a defended Emperor (`Game` adds the repetition rule).
 
 use super::position::SankakuPosition;
 use super::tables::SankakuRole;

@@ -89,6 +89,11 @@ impl SankakuPosition {
 
     /// Validates a setup.
     pub fn from_setup(setup: SankakuSetup, rules: SankakuRules) -> Result<SankakuPosition, PositionError> {
+        SankakuPosition::validate(setup, rules, false)
+    }
+
+    /// Validates a setup; in a finished game (`finished`) an Emperor may have been captured.
+    pub(super) fn validate(setup: SankakuSetup, rules: SankakuRules, finished: bool) -> Result<SankakuPosition, PositionError> {
         let mut pos = SankakuPosition {
             grid: &TRI44,
             rules,
@@ -126,7 +131,7 @@ impl SankakuPosition {
         for player in [Player::First, Player::Second] {
             let count = |role: SankakuRole| counts[player][role.index()];
             let emperors = count(SankakuRole::Emperor);
-            if emperors != 1 {
+            if emperors != 1 && !(finished && emperors == 0) {
                 return Err(PositionError::EmperorCount { player, emperors });
             }
             for role in [SankakuRole::Chariot, SankakuRole::Cavalry, SankakuRole::Soldier] {
