@@ -1067,6 +1067,3 @@ fn the_running_key_equals_the_recomputed_key_and_tells_positions_apart() {
     }
     assert!(keys.len() > 1000);
 }
-
-/// A fixed random game of piece moves (the Emperors stay home), to freeze a middle-game line
-/// in tests/data/sankaku.perft.
