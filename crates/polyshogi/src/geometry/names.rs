@@ -26,7 +26,7 @@ impl fmt::Display for ParseCellError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseCellError::Malformed(text) => {
-                write!(f, "`{text}` is not a cell name (expected a number and a rank letter, like `7g`)")
+                write!(f, "`{text}` is not a cell name of this board")
             }
             ParseCellError::OffBoard(text) => write!(f, "`{text}` is not a cell of this board"),
         }
