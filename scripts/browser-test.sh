@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Browser tests of the web client (web/tests/*.test.mjs) against a real `polyshogi serve`:
+# installs Debian's Chromium and playwright-core when missing, builds the server, starts it on
+# a free port with a throwaway SQLite database, runs the tests, and stops the server.
+# Screenshots and downloaded records go to test-artifacts/ (gitignored).
+#
+#   bash scripts/browser-test.sh                 # every test
+#   bash scripts/browser-test.sh web/tests/views.test.mjs   # some of them
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$PWD"
+
+# Never let Playwright fetch a browser: Debian's chromium is the one used.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  echo "== installing Debian's chromium"
+  SUDO=""
+  if [[ "$(id -u)" != 0 ]]; then SUDO="sudo"; fi
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
+fi
+
+echo "== npm dependencies (playwright-core)"
+if [[ -f package-lock.json ]]; then
+  npm ci --no-audit --no-fund
+else
+  npm install --no-audit --no-fund
+fi
+
+echo "== building the server"
+cargo build --release -p polyshogi-cli
+BIN="$ROOT/target/release/polyshogi"
+
+WORK="$(mktemp -d)"
+SERVER_PID=""
+cleanup() {
+  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+export POLYSHOGI_URL="http://127.0.0.1:$PORT"
+echo "== starting polyshogi serve on $POLYSHOGI_URL"
+"$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite:$WORK/games.db" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+
+for _ in $(seq 1 100); do
+  if curl -fsS "$POLYSHOGI_URL/health" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    echo "the server stopped:"; cat "$WORK/server.log"; exit 1
+  fi
+  sleep 0.1
+done
+curl -fsS "$POLYSHOGI_URL/health" >/dev/null || { echo "no answer from $POLYSHOGI_URL/health"; cat "$WORK/server.log"; exit 1; }
+
+export POLYSHOGI_ARTIFACTS="$ROOT/test-artifacts"
+rm -rf "$POLYSHOGI_ARTIFACTS"   # only this run's screenshots and records
+mkdir -p "$POLYSHOGI_ARTIFACTS"
+
+echo "== browser tests"
+status=0
+if [[ $# -gt 0 ]]; then
+  node --test --test-concurrency=1 "$@" || status=$?
+else
+  node --test --test-concurrency=1 web/tests/*.test.mjs || status=$?
+fi
+cp "$WORK/server.log" "$POLYSHOGI_ARTIFACTS/server.log" 2>/dev/null || true
+if [[ $status -ne 0 ]]; then
+  echo "== browser tests FAILED (server log: test-artifacts/server.log)"
+else
+  echo "== browser tests passed; screenshots in test-artifacts/"
+fi
+exit $status

@@ -1,0 +1,109 @@
+// Talking to the polyshogi server (docs/API.md): JSON over HTTP and the game WebSocket.
+
+/** GET a JSON document; throws an Error carrying the server's `error` text on failure. */
+export async function getJSON(path) {
+  const res = await fetch(path, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(await errorText(res));
+  return res.json();
+}
+
+/** POST a JSON body; answers the parsed JSON or throws with the server's `error` text. */
+export async function postJSON(path, body) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(await errorText(res));
+  return res.json();
+}
+
+export async function getText(path) {
+  const res = await fetch(path);
+  if (!res.ok) throw new Error(await errorText(res));
+  return res.text();
+}
+
+async function errorText(res) {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text);
+    if (body && typeof body.error === 'string') return body.error;
+  } catch { /* not JSON */ }
+  return text.trim() || `${res.status} ${res.statusText}`;
+}
+
+export const api = {
+  variants: () => getJSON('/api/variants'),
+  levels: () => getJSON('/api/levels'),
+  layout: (variant) => getJSON(`/api/variants/${encodeURIComponent(variant)}/layout`),
+  createGame: (body) => postJSON('/api/games', body),
+  game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`),
+  record: (id) => getText(`/api/games/${encodeURIComponent(id)}/record`),
+};
+
+/**
+ * One WebSocket to a game, reconnecting after a drop. `onMessage` gets each parsed server
+ * message; `onStatus` gets 'connecting' | 'open' | 'closed'.
+ */
+export class GameSocket {
+  constructor(gameId, token, { onMessage, onStatus }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.ws = null;
+    this.retry = 0;
+    this.stopped = false;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${query}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.onStatus('connecting');
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.retry = 0;
+      this.onStatus('open');
+    });
+    ws.addEventListener('message', (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message, this);
+    });
+    ws.addEventListener('close', () => {
+      if (this.ws !== ws) return;
+      this.onStatus('closed');
+      if (this.stopped) return;
+      const delay = Math.min(10000, 500 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  get open() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Sends a message; answers false when the socket is not open. */
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    if (this.ws) this.ws.close();
+  }
+}

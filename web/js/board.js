@@ -1,0 +1,314 @@
+// The board as SVG, drawn from the server's layout (GET /api/variants/{name}/layout): one
+// polygon per cell, pieces as rotated letters, the Garden marked; arrow keys move the focus.
+
+import { pieceName } from './moves.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const SQRT3 = Math.sqrt(3);
+
+/** Colours of each seat's pieces: body fill, outline, letter. */
+const SEAT_STYLES = {
+  First: { fill: '#fbeccb', stroke: '#b3261e', text: '#b3261e' },
+  Middle: { fill: '#fbeccb', stroke: '#1f4fa8', text: '#1f4fa8' },
+  Last: { fill: '#fbeccb', stroke: '#1b7a3a', text: '#1b7a3a' },
+  Black: { fill: '#2f2f2f', stroke: '#111', text: '#fff' },
+  White: { fill: '#fffdf6', stroke: '#555', text: '#222' },
+  Gray: { fill: '#a3a8ad', stroke: '#4a4f55', text: '#111' },
+};
+const FALLBACK_STYLES = [SEAT_STYLES.First, SEAT_STYLES.Middle, SEAT_STYLES.Last];
+
+export function seatStyle(seat, index = 0) {
+  return SEAT_STYLES[seat] || FALLBACK_STYLES[index % FALLBACK_STYLES.length];
+}
+
+/** The colour that stands for a seat in text (player list, move list). */
+export function seatColour(seat, index = 0) {
+  return seatStyle(seat, index).stroke;
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const fmt = (n) => Number(n.toFixed(4));
+
+/**
+ * Geometry of one cell: polygon points, where a piece sits and how big it is.
+ * Hexagons have circumradius 1 (corner up); triangles have side 2. For triangles the layout's
+ * (x, y) may be the centroid or the centre of the bounding box; `triangleCentroid` says which.
+ */
+function cellGeometry(cell, triangleCentroid) {
+  const { x, y } = cell;
+  if (cell.shape === 'triangle_up' || cell.shape === 'triangle_down') {
+    const h = SQRT3;
+    const up = cell.shape === 'triangle_up';
+    // Apex and base heights relative to (x, y).
+    const [apex, base] = triangleCentroid ? [(2 * h) / 3, h / 3] : [h / 2, h / 2];
+    const pts = up
+      ? [[x, y - apex], [x + 1, y + base], [x - 1, y + base]]
+      : [[x - 1, y - base], [x + 1, y - base], [x, y + apex]];
+    const cx = (pts[0][0] + pts[1][0] + pts[2][0]) / 3;
+    const cy = (pts[0][1] + pts[1][1] + pts[2][1]) / 3;
+    return { points: pts, cx, cy, scale: 0.46, labelY: up ? cy + 0.3 : cy - 0.42 };
+  }
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (-90 + 60 * k);
+    pts.push([x + Math.cos(a), y + Math.sin(a)]);
+  }
+  return { points: pts, cx: x, cy: y, scale: 0.86, labelY: y + 0.72 };
+}
+
+/** Whether triangle centres are centroids: then an up and a down neighbour differ in y. */
+function detectTriangleCentroid(cells) {
+  const tris = cells.filter((c) => c.shape !== 'hexagon');
+  for (const a of tris) {
+    for (const b of tris) {
+      if (a.shape === b.shape || Math.abs(Math.abs(a.x - b.x) - 1) > 0.05) continue;
+      const dy = Math.abs(a.y - b.y);
+      if (dy < 0.05) return false;
+      if (Math.abs(dy - SQRT3 / 3) < 0.05) return true;
+    }
+  }
+  return true;
+}
+
+/** A shade index per cell so that neighbours differ (hexagons: 3 colours; triangles: up/down). */
+function shadeOf(cell, origin) {
+  if (cell.shape === 'triangle_up') return 0;
+  if (cell.shape === 'triangle_down') return 2;
+  const r = Math.round((cell.y - origin.y) / 1.5);
+  const q = Math.round((cell.x - origin.x) / SQRT3 - r / 2);
+  return (((q - r) % 3) + 3) % 3;
+}
+
+export class BoardView {
+  /**
+   * @param container element to draw into
+   * @param layout the server's layout
+   * @param options { variant, seats: [seat names in order], onActivate(cellName) }
+   */
+  constructor(container, layout, { variant, seats, onActivate }) {
+    this.container = container;
+    this.layout = layout;
+    this.variant = variant;
+    this.seats = seats;
+    this.onActivate = onActivate;
+    this.cells = new Map();
+    this.marked = new Set(layout.marked || []);
+    this.focused = null;
+    this.pieces = new Map();
+    this.build();
+  }
+
+  build() {
+    const { cells } = this.layout;
+    const centroid = detectTriangleCentroid(cells);
+    const origin = cells[0] || { x: 0, y: 0 };
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    const geos = cells.map((c) => {
+      const g = cellGeometry(c, centroid);
+      for (const [px, py] of g.points) {
+        minX = Math.min(minX, px); maxX = Math.max(maxX, px);
+        minY = Math.min(minY, py); maxY = Math.max(maxY, py);
+      }
+      return g;
+    });
+    const pad = 0.25;
+    const svg = el('svg', {
+      viewBox: `${fmt(minX - pad)} ${fmt(minY - pad)} ${fmt(maxX - minX + 2 * pad)} ${fmt(maxY - minY + 2 * pad)}`,
+      role: 'group',
+      'aria-label': `${this.variant} board`,
+      'data-variant': this.variant,
+    });
+    this.svg = svg;
+    const cellLayer = el('g', { class: 'cells' }, svg);
+    cells.forEach((c, i) => {
+      const geo = geos[i];
+      const marked = this.marked.has(c.name);
+      const g = el('g', {
+        class: `cell shade-${shadeOf(c, origin)}${marked ? ' marked' : ''}`,
+        'data-cell': c.name,
+        tabindex: '-1',
+        role: 'button',
+      }, cellLayer);
+      el('polygon', { points: geo.points.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' ') }, g);
+      if (marked) {
+        const mark = el('text', { class: 'garden-mark', x: fmt(geo.cx), y: fmt(geo.cy), 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+        mark.textContent = '✿';
+      }
+      const label = el('text', { class: 'coord', x: fmt(geo.cx), y: fmt(geo.labelY), 'dominant-baseline': 'central' }, g);
+      label.textContent = c.name;
+      el('circle', { class: 'dot', cx: fmt(geo.cx), cy: fmt(geo.cy), r: fmt(0.22 * geo.scale) }, g);
+      const pieceSlot = el('g', { class: 'piece-slot' }, g);
+      this.cells.set(c.name, { ...c, geo, g, pieceSlot, marked });
+      g.addEventListener('click', () => this.activate(c.name));
+      g.addEventListener('focus', () => this.showFocus(c.name, g.matches(':focus-visible')));
+    });
+    this.focusRing = el('polygon', { class: 'focus-ring', hidden: '' }, svg);
+    svg.addEventListener('keydown', (e) => this.onKey(e));
+    svg.addEventListener('focusout', (e) => {
+      if (!svg.contains(e.relatedTarget)) this.focusRing.setAttribute('hidden', '');
+    });
+    this.container.replaceChildren(svg);
+    // Roving tabindex: one cell is in the tab order.
+    const start = this.layout.marked?.[0] || cells[Math.floor(cells.length / 2)]?.name;
+    this.setTabStop(start);
+  }
+
+  setTabStop(name) {
+    if (!this.cells.has(name)) return;
+    if (this.focused && this.cells.has(this.focused)) this.cells.get(this.focused).g.setAttribute('tabindex', '-1');
+    this.focused = name;
+    this.cells.get(name).g.setAttribute('tabindex', '0');
+  }
+
+  showFocus(name, visible = true) {
+    this.setTabStop(name);
+    if (!visible) {
+      this.focusRing.setAttribute('hidden', '');
+      return;
+    }
+    const cell = this.cells.get(name);
+    this.focusRing.setAttribute('points', cell.geo.points.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' '));
+    this.focusRing.removeAttribute('hidden');
+  }
+
+  focusCell(name) {
+    const cell = this.cells.get(name);
+    if (!cell) return;
+    this.setTabStop(name);
+    cell.g.focus();
+  }
+
+  activate(name) {
+    this.setTabStop(name);
+    if (this.onActivate) this.onActivate(name);
+  }
+
+  /** The nearest cell from `name` in an arrow direction. */
+  neighbour(name, key) {
+    const from = this.cells.get(name);
+    if (!from) return null;
+    const rowTol = 0.7;
+    let best = null;
+    let bestScore = Infinity;
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      const sign = key === 'ArrowRight' ? 1 : -1;
+      for (const c of this.cells.values()) {
+        const dx = (c.x - from.x) * sign;
+        if (dx <= 0.05 || Math.abs(c.y - from.y) > rowTol) continue;
+        if (dx < bestScore) { bestScore = dx; best = c.name; }
+      }
+      return best;
+    }
+    const sign = key === 'ArrowDown' ? 1 : -1;
+    let rowDy = Infinity;
+    for (const c of this.cells.values()) {
+      const dy = (c.y - from.y) * sign;
+      if (dy > rowTol) rowDy = Math.min(rowDy, dy);
+    }
+    if (rowDy === Infinity) return null;
+    for (const c of this.cells.values()) {
+      const dy = (c.y - from.y) * sign;
+      if (Math.abs(dy - rowDy) > rowTol) continue;
+      const score = Math.abs(c.x - from.x) + 0.01 * Math.abs(dy - rowDy);
+      if (score < bestScore) { bestScore = score; best = c.name; }
+    }
+    return best;
+  }
+
+  onKey(e) {
+    const name = e.target.closest?.('.cell')?.dataset.cell || this.focused;
+    if (!name) return;
+    if (e.key.startsWith('Arrow')) {
+      const next = this.neighbour(name, e.key);
+      if (next) {
+        this.focusCell(next);
+        this.showFocus(next, true);
+      }
+      e.preventDefault();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      this.activate(name);
+      e.preventDefault();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      const names = [...this.cells.keys()];
+      this.focusCell(e.key === 'Home' ? names[0] : names[names.length - 1]);
+      e.preventDefault();
+    }
+  }
+
+  setCoordinates(show) {
+    this.container.classList.toggle('coords', show);
+  }
+
+  /**
+   * Draws a position and its highlights.
+   * view = { board: [{cell, seat, letter, promoted}], lastMove: [cells], selected, dests: Set,
+   *          targets: Set, chosen: Set, movable: Set, interactive }
+   */
+  render(view) {
+    const board = new Map((view.board || []).map((p) => [p.cell, p]));
+    const last = new Set(view.lastMove || []);
+    this.container.classList.toggle('interactive', !!view.interactive);
+    for (const [name, cell] of this.cells) {
+      const piece = board.get(name) || null;
+      const key = piece ? `${piece.seat}:${piece.letter}:${piece.promoted ? 1 : 0}` : '';
+      if (this.pieces.get(name) !== key) {
+        this.pieces.set(name, key);
+        cell.pieceSlot.replaceChildren();
+        if (piece) this.drawPiece(cell, piece);
+      }
+      const cls = cell.g.classList;
+      cls.toggle('has-piece', !!piece);
+      cls.toggle('last', last.has(name));
+      cls.toggle('selected', view.selected === name);
+      cls.toggle('dest', !!view.dests?.has(name));
+      cls.toggle('target', !!view.targets?.has(name));
+      cls.toggle('chosen', !!view.chosen?.has(name));
+      cls.toggle('movable', !!view.movable?.has(name));
+      cell.g.setAttribute('aria-label', this.describe(name, piece, cell, view));
+      if (piece) cell.g.dataset.piece = `${piece.seat}:${piece.promoted ? '+' : ''}${piece.letter}`;
+      else delete cell.g.dataset.piece;
+    }
+  }
+
+  describe(name, piece, cell, view) {
+    const parts = [name];
+    if (cell.marked) parts.push('Pleasure Garden');
+    parts.push(piece ? `${piece.seat} ${pieceName(this.variant, piece.letter, piece.promoted)}` : 'empty');
+    if (view.selected === name) parts.push('selected');
+    if (view.dests?.has(name)) parts.push('legal destination');
+    if (view.chosen?.has(name)) parts.push('chosen for removal');
+    else if (view.targets?.has(name)) parts.push('can be removed');
+    return parts.join(', ');
+  }
+
+  drawPiece(cell, piece) {
+    const index = Math.max(0, this.seats.indexOf(piece.seat));
+    const style = seatStyle(piece.seat, index);
+    const rotation = this.layout.seat_rotation?.[index] || 0;
+    const s = cell.geo.scale;
+    const g = el('g', {
+      class: `piece seat-${index}${piece.promoted ? ' promoted' : ''}`,
+      transform: `translate(${fmt(cell.geo.cx)} ${fmt(cell.geo.cy)}) rotate(${rotation}) scale(${s})`,
+    }, cell.pieceSlot);
+    // A shogi piece: a pentagon pointing toward its owner's forward direction.
+    el('path', {
+      class: 'body',
+      d: 'M0,-0.78 L0.52,-0.5 L0.64,0.66 L-0.64,0.66 L-0.52,-0.5 Z',
+      fill: style.fill,
+      stroke: style.stroke,
+    }, g);
+    const text = el('text', {
+      x: 0, y: 0.1, fill: style.text,
+      'font-size': piece.promoted ? 0.62 : 0.78,
+    }, g);
+    text.textContent = `${piece.promoted ? '+' : ''}${piece.letter}`;
+    const title = el('title', {}, g);
+    title.textContent = `${piece.seat} ${pieceName(this.variant, piece.letter, piece.promoted)}`;
+  }
+}

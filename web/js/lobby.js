@@ -1,0 +1,239 @@
+// The lobby (/): choose a variant, its rule options, a clock and who sits where; create the
+// game and hand out the seat links, or start a hot-seat game on this device.
+
+import { api } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+
+let variants = [];
+let levels = [];
+
+async function start() {
+  try {
+    [variants, levels] = await Promise.all([api.variants(), api.levels()]);
+  } catch (err) {
+    $('lobby-status').textContent = `The server did not answer: ${err.message}`;
+    $('lobby-status').classList.add('error');
+    return;
+  }
+  if (!variants.length) {
+    $('lobby-status').textContent = 'The server offers no variant to play.';
+    return;
+  }
+  const select = $('variant');
+  select.replaceChildren(...variants.map((v) => new Option(`${v.name} (${v.seats.length} players)`, v.name)));
+  select.disabled = false;
+  select.addEventListener('change', showVariant);
+  $('use-clock').addEventListener('change', () => { $('clock-fields').hidden = !$('use-clock').checked; });
+  $('rules-reset').addEventListener('click', showRules);
+  for (const radio of document.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', onMode);
+  $('create').addEventListener('submit', create);
+  $('another').addEventListener('click', () => {
+    $('created').hidden = true;
+    $('create').hidden = false;
+    $('variant').focus();
+  });
+  document.addEventListener('click', (e) => {
+    const button = e.target.closest('button.copy');
+    if (button) copyLink(button);
+  });
+  showVariant();
+  $('lobby-status').textContent = '';
+  $('create-button').disabled = false;
+}
+
+function currentVariant() {
+  return variants.find((v) => v.name === $('variant').value) || variants[0];
+}
+
+function mode() {
+  return document.querySelector('input[name="mode"]:checked').value;
+}
+
+function showVariant() {
+  const v = currentVariant();
+  const note = $('variant-note');
+  note.hidden = !v.note;
+  note.textContent = v.note || '';
+  showSeats();
+  showRules();
+}
+
+function showSeats() {
+  const v = currentVariant();
+  const box = $('seats');
+  box.replaceChildren(...v.seats.map((seat, i) => {
+    const row = document.createElement('div');
+    row.className = 'seat-row';
+    const id = `seat-${i}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = seat;
+    const select = document.createElement('select');
+    select.id = id;
+    select.dataset.seat = seat;
+    select.append(new Option('Human', 'human'));
+    for (const level of levels) select.append(new Option(`Bot: ${level}`, `bot:${level}`));
+    // A sensible default: the first seat human, the others bots (online); all human (hot-seat).
+    if (mode() === 'links' && i > 0 && levels.length) select.value = `bot:${levels[0]}`;
+    row.append(label, select);
+    return row;
+  }));
+}
+
+function onMode() {
+  if (mode() === 'hotseat') for (const select of $('seats').querySelectorAll('select')) select.value = 'human';
+}
+
+function showRules() {
+  const v = currentVariant();
+  const box = $('rules');
+  box.replaceChildren(...(v.options || []).map((opt, i) => {
+    const row = document.createElement('div');
+    row.className = 'rule-row';
+    const id = `rule-${i}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = opt.key;
+    let input;
+    if (Array.isArray(opt.values) && opt.values.length) {
+      input = document.createElement('select');
+      for (const value of opt.values) input.append(new Option(value === opt.default ? `${value} (default)` : value, value));
+      if (!opt.values.includes(opt.default)) input.prepend(new Option(`${opt.default} (default)`, opt.default));
+    } else {
+      input = document.createElement('input');
+      input.type = 'text';
+      input.inputMode = /^\d+$/.test(String(opt.default)) ? 'numeric' : 'text';
+    }
+    input.id = id;
+    input.dataset.key = opt.key;
+    input.dataset.default = String(opt.default);
+    input.value = String(opt.default);
+    const hint = document.createElement('span');
+    hint.className = 'default';
+    hint.textContent = `default: ${opt.default}`;
+    input.addEventListener('input', () => {
+      row.classList.toggle('changed', input.value.trim() !== input.dataset.default);
+      summarizeRules();
+    });
+    row.append(label, input, hint);
+    return row;
+  }));
+  $('rules-details').hidden = !(v.options || []).length;
+  summarizeRules();
+}
+
+function chosenRules() {
+  return [...$('rules').querySelectorAll('[data-key]')]
+    .filter((input) => input.value.trim() !== input.dataset.default)
+    .map((input) => `${input.dataset.key}=${input.value.trim()}`);
+}
+
+function summarizeRules() {
+  const rules = chosenRules();
+  $('rules-summary').textContent = rules.length ? `(${rules.join(', ')})` : '(all defaults)';
+}
+
+function requestBody() {
+  const seats = [...$('seats').querySelectorAll('select')].map((select) => {
+    if (select.value === 'human') return { kind: 'human' };
+    return { kind: 'bot', level: select.value.slice(4) };
+  });
+  let clock = null;
+  if ($('use-clock').checked) {
+    const minutes = Number($('clock-minutes').value);
+    const increment = Number($('clock-increment').value);
+    if (!(minutes > 0) || !(increment >= 0)) throw new Error('clock: give a positive number of minutes and an increment of 0 or more seconds');
+    clock = { initial_ms: Math.round(minutes * 60000), increment_ms: Math.round(increment * 1000) };
+  }
+  return { variant: currentVariant().name, rules: chosenRules(), clock, seats };
+}
+
+async function create(e) {
+  e.preventDefault();
+  const error = $('create-error');
+  error.hidden = true;
+  let body;
+  try {
+    body = requestBody();
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+    return;
+  }
+  $('create-button').disabled = true;
+  try {
+    const answer = await api.createGame(body);
+    showCreated(answer, mode() === 'hotseat');
+  } catch (err) {
+    error.textContent = `The game was not created: ${err.message}`;
+    error.hidden = false;
+  } finally {
+    $('create-button').disabled = false;
+  }
+}
+
+function absolute(link) {
+  return new URL(link, location.origin).href;
+}
+
+function showCreated(answer, hotseat) {
+  $('game-id').textContent = answer.id;
+  const list = $('seat-links');
+  list.replaceChildren(...answer.seats.map((s, i) => {
+    const li = document.createElement('li');
+    li.dataset.seat = s.seat;
+    const name = document.createElement('strong');
+    name.textContent = `${s.seat}: `;
+    li.append(name);
+    if (s.kind === 'bot') {
+      li.append(`bot${s.level ? ` (${s.level})` : ''}`);
+    } else if (s.link) {
+      const a = document.createElement('a');
+      a.href = s.link;
+      a.id = `seat-link-${i}`;
+      a.dataset.seatLink = s.seat;
+      a.textContent = absolute(s.link);
+      const copy = document.createElement('button');
+      copy.type = 'button';
+      copy.className = 'copy secondary';
+      copy.dataset.copyTarget = a.id;
+      copy.textContent = 'Copy';
+      li.append(a, ' ', copy);
+    } else {
+      li.append('human');
+    }
+    return li;
+  }));
+  const spectator = $('spectator-link');
+  spectator.href = answer.spectator_link;
+  spectator.textContent = absolute(answer.spectator_link);
+  const humans = {};
+  for (const s of answer.seats) if (s.kind === 'human' && s.token) humans[s.seat] = s.token;
+  const hot = $('hotseat-start');
+  hot.hidden = !hotseat;
+  if (hotseat) {
+    $('hotseat-link').href = `/play/${encodeURIComponent(answer.id)}#hotseat=${encodeURIComponent(JSON.stringify(humans))}`;
+  }
+  $('create').hidden = true;
+  $('created').hidden = false;
+  (hotseat ? $('hotseat-link') : list.querySelector('a') || spectator).focus();
+}
+
+async function copyLink(button) {
+  const target = $(button.dataset.copyTarget);
+  if (!target) return;
+  try {
+    await navigator.clipboard.writeText(target.href);
+    button.textContent = 'Copied';
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(target);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    button.textContent = 'Selected';
+  }
+  setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+}
+
+start();

@@ -1,0 +1,142 @@
+// Move text (docs/FORMATS.md) as far as the client needs it: reading the server's canonical
+// legal moves into "what can the piece on this cell do", and applying a move to a board copy.
+
+const CELL = '(\\d{1,2}[a-z]|[a-z]\\d{1,2})';
+const BOARD_RE = new RegExp(`^(\\+)?([A-Z])${CELL}([-x=])${CELL}([+=])?$`);
+const DROP_RE = new RegExp(`^([A-Z])\\*${CELL}$`);
+const CELL_NC = '(?:\\d{1,2}[a-z]|[a-z]\\d{1,2})';
+const ILLUMINATE_RE = new RegExp(`^\\+K${CELL}!(${CELL_NC}(?:,${CELL_NC})*)$`);
+
+/** Reads one canonical move text; null when it is not one the client understands. */
+export function parseMove(text) {
+  if (text === 'pass') return { kind: 'pass', text };
+  let m = BOARD_RE.exec(text);
+  if (m) {
+    return {
+      kind: 'board', text, promotedPiece: m[1] === '+', letter: m[2], from: m[3],
+      capture: m[4] === 'x', to: m[5], promote: m[6] === '+',
+    };
+  }
+  m = DROP_RE.exec(text);
+  if (m) return { kind: 'drop', text, letter: m[1], to: m[2] };
+  m = ILLUMINATE_RE.exec(text);
+  if (m) return { kind: 'illuminate', text, from: m[1], targets: m[2].split(',') };
+  return null;
+}
+
+/**
+ * The legal moves grouped for clicking:
+ * - `from`: cell → list of board moves starting there,
+ * - `drops`: letter → Map(cell → move text),
+ * - `illuminations`: cell of the king → list of { targets: Set, text },
+ * - `pass`: the pass text or null,
+ * - `unknown`: texts the client could not read (still playable by typing).
+ */
+export function indexLegalMoves(legalMoves) {
+  const index = { from: new Map(), drops: new Map(), illuminations: new Map(), pass: null, unknown: [] };
+  for (const text of legalMoves || []) {
+    const mv = parseMove(text);
+    if (!mv) {
+      index.unknown.push(text);
+    } else if (mv.kind === 'pass') {
+      index.pass = text;
+    } else if (mv.kind === 'board') {
+      if (!index.from.has(mv.from)) index.from.set(mv.from, []);
+      index.from.get(mv.from).push(mv);
+    } else if (mv.kind === 'drop') {
+      if (!index.drops.has(mv.letter)) index.drops.set(mv.letter, new Map());
+      index.drops.get(mv.letter).set(mv.to, text);
+    } else if (mv.kind === 'illuminate') {
+      if (!index.illuminations.has(mv.from)) index.illuminations.set(mv.from, []);
+      index.illuminations.get(mv.from).push({ targets: new Set(mv.targets), text });
+    }
+  }
+  return index;
+}
+
+/** The destinations of the piece on `cell`: Map(to → [moves]) (one or two: with and without promotion). */
+export function destinations(index, cell) {
+  const byTo = new Map();
+  for (const mv of index.from.get(cell) || []) {
+    if (!byTo.has(mv.to)) byTo.set(mv.to, []);
+    byTo.get(mv.to).push(mv);
+  }
+  return byTo;
+}
+
+/** Every cell an illumination from `cell` can remove. */
+export function illuminationTargets(index, cell) {
+  const all = new Set();
+  for (const option of index.illuminations.get(cell) || []) for (const t of option.targets) all.add(t);
+  return all;
+}
+
+/** The legal illumination removing exactly `chosen`, or null. */
+export function matchIllumination(index, cell, chosen) {
+  for (const option of index.illuminations.get(cell) || []) {
+    if (option.targets.size === chosen.size && [...chosen].every((c) => option.targets.has(c))) return option.text;
+  }
+  return null;
+}
+
+/**
+ * A board after one move, for positions the client did not see (best effort, from the move
+ * text and the event texts; automatic promotions and the like are not known).
+ * `snapshot` = { board: [{cell, seat, letter, promoted}], hands: {seat: {letter: n}} }.
+ */
+export function applyMove(snapshot, moveText, mover, events = []) {
+  const board = new Map(snapshot.board.map((p) => [p.cell, { ...p }]));
+  const hands = {};
+  for (const [seat, hand] of Object.entries(snapshot.hands || {})) hands[seat] = { ...hand };
+  const addToHand = (letter) => {
+    hands[mover] = hands[mover] || {};
+    hands[mover][letter] = (hands[mover][letter] || 0) + 1;
+  };
+  const mv = parseMove(moveText);
+  if (!mv) return null;
+  if (mv.kind === 'board') {
+    const piece = board.get(mv.from);
+    if (!piece) return null;
+    const captured = board.get(mv.to);
+    if (captured && captured.seat !== mover) addToHand(captured.letter);
+    board.delete(mv.from);
+    board.set(mv.to, { ...piece, cell: mv.to, promoted: piece.promoted || mv.promote });
+  } else if (mv.kind === 'drop') {
+    const hand = hands[mover] || {};
+    if (hand[mv.letter]) {
+      hand[mv.letter] -= 1;
+      if (!hand[mv.letter]) delete hand[mv.letter];
+    }
+    board.set(mv.to, { cell: mv.to, seat: mover, letter: mv.letter, promoted: false });
+  } else if (mv.kind === 'illuminate') {
+    for (const t of mv.targets) {
+      const victim = board.get(t);
+      if (victim) addToHand(victim.letter);
+      board.delete(t);
+    }
+  }
+  // What the events of the move tell: players leaving the game take their pieces with them;
+  // in Sannin, the lone player's king is promoted when an alliance forms against him.
+  for (const event of events) {
+    const out = /^(\S+) (?:checkmated by|has no legal action|resigns)/.exec(event);
+    if (out) {
+      for (const [cell, piece] of board) if (piece.seat === out[1]) board.delete(cell);
+      hands[out[1]] = {};
+    }
+    const alliance = /^alliance \S+ against (\S+)/.exec(event);
+    if (alliance) {
+      for (const piece of board.values()) if (piece.seat === alliance[1] && piece.letter === 'K') piece.promoted = true;
+    }
+  }
+  return { board: [...board.values()], hands };
+}
+
+/** Piece names for screen readers and titles, by variant. */
+const SHOGI_NAMES = { K: 'king', R: 'rook', B: 'bishop', G: 'gold', S: 'silver', N: 'knight', L: 'lance', P: 'pawn' };
+const SANKAKU_NAMES = { E: 'emperor', C: 'chariot', H: 'cavalry', G: 'general', S: 'soldier' };
+
+export function pieceName(variant, letter, promoted = false) {
+  const names = variant === 'sankaku' ? SANKAKU_NAMES : SHOGI_NAMES;
+  const name = names[letter] || letter;
+  return promoted ? `promoted ${name}` : name;
+}
