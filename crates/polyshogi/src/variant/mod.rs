@@ -11,6 +11,7 @@ use std::str::FromStr;
 
 use crate::notation::position_error::ParsePositionError;
 use crate::variant::options::RuleOptionError;
+use crate::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexVariant};
 use crate::variant::sankaku::{SankakuGame, SankakuPosition, SankakuRules};
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 
@@ -27,7 +28,7 @@ pub enum Variant {
 
 impl Variant {
     /// The variants that can be played.
-    pub const ALL: [Variant; 2] = [Variant::Sannin, Variant::Sankaku];
+    pub const ALL: [Variant; 4] = [Variant::Sannin, Variant::HexShogi91, Variant::Tphs91, Variant::Sankaku];
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -92,6 +93,8 @@ impl From<RuleOptionError> for NewGameError {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Sannin(SanninGame),
+    /// Hex Shogi 91 or Three Player Hex Shogi 91: one rules module serves both.
+    HexShogi(HexShogiGame),
     Sankaku(SankakuGame),
 }
 
@@ -113,13 +116,21 @@ impl AnyGame {
                 }
                 Ok(AnyGame::Sankaku(SankakuGame::new(SankakuPosition::start(rules))))
             }
-            Variant::HexShogi91 | Variant::Tphs91 => Err(NewGameError::NotPlayable(variant)),
+            Variant::HexShogi91 | Variant::Tphs91 => {
+                let hex_variant = if variant == Variant::HexShogi91 { HexVariant::HexShogi91 } else { HexVariant::Tphs91 };
+                let mut rules = HexShogiRules::new(hex_variant);
+                for option in options {
+                    rules.set(option.as_ref())?;
+                }
+                Ok(AnyGame::HexShogi(HexShogiGame::new(HexShogiPosition::start(rules))))
+            }
         }
     }
 
     pub fn variant(&self) -> Variant {
         match self {
             AnyGame::Sannin(_) => Variant::Sannin,
+            AnyGame::HexShogi(game) => crate::rules::Rules::variant(game.position()),
             AnyGame::Sankaku(_) => Variant::Sankaku,
         }
     }
@@ -134,6 +145,11 @@ impl AnyGame {
                 let position = SanninPosition::from_text(text, rules).map_err(NewGameError::Position)?;
                 Ok(AnyGame::Sannin(SanninGame::new(position)))
             }
+            AnyGame::HexShogi(game) => {
+                let rules = *game.position().rules();
+                let position = HexShogiPosition::from_text(text, rules).map_err(NewGameError::Position)?;
+                Ok(AnyGame::HexShogi(HexShogiGame::new(position)))
+            }
             AnyGame::Sankaku(game) => {
                 let rules = *game.position().rules();
                 let position = SankakuPosition::from_text(text, rules).map_err(NewGameError::Position)?;
@@ -146,6 +162,7 @@ impl AnyGame {
     pub fn position_text(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.position().to_text(),
+            AnyGame::HexShogi(game) => game.position().to_text(),
             AnyGame::Sankaku(game) => game.position().to_text(),
         }
     }
@@ -154,6 +171,7 @@ impl AnyGame {
     pub fn start_text(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.start().to_text(),
+            AnyGame::HexShogi(game) => game.start().to_text(),
             AnyGame::Sankaku(game) => game.start().to_text(),
         }
     }
@@ -162,6 +180,7 @@ impl AnyGame {
     pub fn layout(&self) -> crate::layout::BoardLayout {
         match self {
             AnyGame::Sannin(game) => game.position().layout(),
+            AnyGame::HexShogi(game) => game.position().layout(),
             AnyGame::Sankaku(game) => game.position().layout(),
         }
     }
@@ -170,6 +189,7 @@ impl AnyGame {
     pub fn diagram(&self) -> String {
         match self {
             AnyGame::Sannin(game) => game.position().diagram(),
+            AnyGame::HexShogi(game) => game.position().diagram(),
             AnyGame::Sankaku(game) => game.position().diagram(),
         }
     }
@@ -189,6 +209,7 @@ macro_rules! with_game {
     ($any:expr, $game:ident => $body:expr) => {
         match $any {
             $crate::variant::AnyGame::Sannin($game) => $body,
+            $crate::variant::AnyGame::HexShogi($game) => $body,
             $crate::variant::AnyGame::Sankaku($game) => $body,
         }
     };

@@ -7,7 +7,7 @@ use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::piece::Role;
 use crate::player::Player;
-use crate::rules::{PieceText, RepetitionRule, Rules};
+use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
 use crate::variant::Variant;
 
 impl Rules for HexShogiPosition {
@@ -50,6 +50,22 @@ impl Rules for HexShogiPosition {
 
     fn draw_by_repetition(&mut self) -> Events {
         HexShogiPosition::draw_by_repetition(self)
+    }
+
+    fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        HexShogiPosition::resign(self, player)
+    }
+
+    fn draw_by_agreement_allowed(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        HexShogiPosition::agree_draw(self)
+    }
+
+    fn non_default_options(&self) -> Vec<String> {
+        self.rules.non_default_pairs()
     }
 
     fn cell_name(&self, cell: Cell) -> String {

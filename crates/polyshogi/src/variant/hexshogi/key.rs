@@ -19,7 +19,7 @@ const fn feature(index: u64) -> u64 {
 /// Hand counts hashed per (player, role, count); three armies hold 27 pawns at most.
 const MAX_HAND_COUNT: usize = 32;
 
-const PIECE_KEYS: [[u64; 128]; CODES] = {
+static PIECE_KEYS: [[u64; 128]; CODES] = {
     let mut keys = [[0; 128]; CODES];
     let mut code = 1;
     while code < CODES {
@@ -33,7 +33,7 @@ const PIECE_KEYS: [[u64; 128]; CODES] = {
     keys
 };
 
-const HAND_KEYS: [[[u64; MAX_HAND_COUNT]; 8]; 3] = {
+static HAND_KEYS: [[[u64; MAX_HAND_COUNT]; 8]; 3] = {
     let mut keys = [[[0; MAX_HAND_COUNT]; 8]; 3];
     let mut player = 0;
     while player < 3 {

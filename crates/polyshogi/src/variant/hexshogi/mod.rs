@@ -10,10 +10,11 @@ mod play;
 mod position;
 mod rules;
 mod tables;
+mod text;
 
 pub use position::{HexShogiPosition, HexShogiSetup, PositionError};
 pub use rules::{HexShogiRules, HexVariant};
-pub use tables::{HexShogiTables, FORWARD_HEXSHOGI91, FORWARD_TPHS91, TPHS91_SETUP_NOTE};
+pub use tables::{HexShogiTables, FORWARD_HEXSHOGI91, FORWARD_TPHS91, TPHS91_SETUP_NOTE, TPHS91_START_OWN_FRAME};
 
 use crate::game::Game;
 use crate::player::Player;

@@ -46,11 +46,11 @@ impl HexShogiPosition {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return false };
         let own = self.by_player[mover];
-        // Usually some piece that shields nothing can move, which proves it at once: out of
-        // check, an unpinned piece's every move is legal.
-        let safety = self.king_safety(mover, king);
-        if safety.checkers.is_empty() {
-            for from in own.without(king) - safety.pinned {
+        // Usually a piece standing on none of the king's lines (so pinned by nothing) can
+        // move, which proves it at once when the king is not in check.
+        let enemy = self.opponent(mover);
+        if !self.attacked_by(king, enemy, self.by_player[enemy], self.occupied) {
+            for from in own.without(king) - self.tables.lines[king.usize()] {
                 if !(self.reach(self.board[from.usize()] as usize, from) - own).is_empty() {
                     return true;
                 }
@@ -133,23 +133,14 @@ impl HexShogiPosition {
     fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut MoveList) {
         let piece = piece_of(code as u8).expect("an occupied cell");
         if piece.promoted || !can_ever_promote(piece.role) {
-            for to in targets {
-                out.push(Move::Normal { from, to, promote: false });
-            }
+            push_all(from, targets, false, out);
             return;
         }
         let zone = self.tables.promotion_zone[piece.player];
         let promotable = if zone.contains(from) { targets } else { targets & zone };
         // Every dead cell lies inside the zone, so the forced promotion is always offered.
-        let plain = targets - self.tables.dead_cells[piece.player][piece.role.index()];
-        for to in targets {
-            if promotable.contains(to) {
-                out.push(Move::Normal { from, to, promote: true });
-            }
-            if plain.contains(to) {
-                out.push(Move::Normal { from, to, promote: false });
-            }
-        }
+        push_all(from, promotable, true, out);
+        push_all(from, targets - self.tables.dead_cells[piece.player][piece.role.index()], false, out);
     }
 
     /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).
@@ -199,11 +190,44 @@ impl HexShogiPosition {
         banned
     }
 
+    /// Checkers and pins. Knights and pieces one step away check by themselves; along each
+    /// ray that holds an enemy ranging piece, the first piece met checks if it is one ranging
+    /// back, and a piece of the mover's is pinned if the next piece met is.
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
-        let grid = self.tables.grid;
+        let tables = self.tables;
+        let grid = tables.grid;
         let enemy = self.opponent(mover);
         let enemies = self.by_player[enemy];
-        let checkers = self.attacking_cells(king, enemy, enemies, self.occupied);
+        let k = king.usize();
+        let mut checkers = tables.knight_sources[enemy][k] & enemies & self.knights;
+        for near in tables.near_cells[k] & enemies {
+            if tables.near_targets[self.board[near.usize()] as usize][near.usize()].contains(king) {
+                checkers.insert(near);
+            }
+        }
+        let mut pinned = CellSet::EMPTY;
+        let mut pin_lines = ArrayVec::new();
+        let far = tables.lines[k] & enemies & self.rangers;
+        if !far.is_empty() {
+            for hour in Hour::ALL {
+                let ray = grid.ray(king, hour);
+                if (ray & far).is_empty() {
+                    continue;
+                }
+                let Some(first) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+                let back = hour.opposite();
+                if enemies.contains(first) {
+                    if far.contains(first) && tables.range_hours[self.board[first.usize()] as usize].contains(back) {
+                        checkers.insert(first);
+                    }
+                    continue;
+                }
+                if let Some(pinner) = self.ranges_onto(first, hour, far, self.occupied) {
+                    pinned.insert(first);
+                    pin_lines.push((first, ray - grid.ray(pinner, hour)));
+                }
+            }
+        }
         let evasion = match checkers.count() {
             0 => grid.all(),
             1 => {
@@ -212,23 +236,14 @@ impl HexShogiPosition {
             }
             _ => CellSet::EMPTY,
         };
-        let mut safety = KingSafety { checkers, evasion, pinned: CellSet::EMPTY, pin_lines: ArrayVec::new() };
-        let own = self.by_player[mover];
-        for hour in Hour::ALL {
-            if (grid.ray(king, hour) & enemies).is_empty() {
-                continue;
-            }
-            let Some(shield) = grid.first_on_ray(king, hour, self.occupied) else { continue };
-            if !own.contains(shield) {
-                continue;
-            }
-            let Some(pinner) = grid.first_on_ray(shield, hour, self.occupied) else { continue };
-            let code = self.board[pinner.usize()] as usize;
-            if enemies.contains(pinner) && self.tables.range_hours[code].contains(hour.opposite()) {
-                safety.pinned.insert(shield);
-                safety.pin_lines.push((shield, grid.ray(king, hour) - grid.ray(pinner, hour)));
-            }
-        }
-        safety
+        KingSafety { checkers, evasion, pinned, pin_lines }
+    }
+}
+
+/// Pushes a move from `from` to every cell of `targets`.
+#[inline]
+fn push_all(from: Cell, targets: CellSet, promote: bool, out: &mut MoveList) {
+    for to in targets {
+        out.push(Move::Normal { from, to, promote });
     }
 }

@@ -83,6 +83,35 @@ impl HexShogiPosition {
         }
     }
 
+    /// `player` gives up; the other player still holding pieces wins. Two players: at any
+    /// time. Three players (§2.7): only once a player has lost all his pieces and two remain,
+    /// so a resignation never leaves a three-sided game with a hole in it.
+    pub fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let in_game = self.players_with_pieces();
+        if !in_game.contains(player) || in_game.len() != 2 {
+            return Err(IllegalMove::NotLegal);
+        }
+        let winner = in_game.iter().find(|&p| p != player).expect("two players hold pieces");
+        let mut events = Events::new();
+        events.push(Event::Resigned { player });
+        self.finish(Outcome::Win { winner, reason: WinReason::LastStanding }, &mut events);
+        Ok(events)
+    }
+
+    /// A draw agreed by the players still holding pieces (§2.7 allows it outside official
+    /// tournaments; the two-player rules say nothing against it).
+    pub fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let mut events = Events::new();
+        self.finish(Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::Agreement }, &mut events);
+        Ok(events)
+    }
+
     /// Ends the game drawn by threefold repetition (judged by `Game`).
     pub fn draw_by_repetition(&mut self) -> Events {
         let mut events = Events::new();

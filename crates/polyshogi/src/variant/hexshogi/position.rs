@@ -114,6 +114,9 @@ pub struct HexShogiPosition {
     /// pawns the pawn-drop rule looks at.
     pub(super) knights: CellSet,
     pub(super) pawns: CellSet,
+    /// Pieces that range along some ray (rook, bishop, lance and the promoted rook and
+    /// bishop): only they attack from afar, pin or check along a line.
+    pub(super) rangers: CellSet,
     pub(super) hands: ByPlayer<Hand>,
     pub(super) to_move: Player,
     pub(super) plies: u32,
@@ -135,6 +138,12 @@ impl HexShogiPosition {
     /// decided (a player to move who is mated, a count past the no-capture limit) is valid and
     /// comes with its outcome.
     pub fn from_setup(setup: HexShogiSetup, rules: HexShogiRules) -> Result<HexShogiPosition, PositionError> {
+        HexShogiPosition::validate(setup, rules, false)
+    }
+
+    /// Validates a setup; a finished game (`finished`) may show its winner holding all three
+    /// kings, or its loser in check.
+    pub(super) fn validate(setup: HexShogiSetup, rules: HexShogiRules, finished: bool) -> Result<HexShogiPosition, PositionError> {
         let tables = HexShogiTables::get(rules.variant);
         let three = rules.variant.is_three_player();
         let mut pos = HexShogiPosition {
@@ -146,6 +155,7 @@ impl HexShogiPosition {
             kings: CellSet::EMPTY,
             knights: CellSet::EMPTY,
             pawns: CellSet::EMPTY,
+            rangers: CellSet::EMPTY,
             hands: ByPlayer::default(),
             to_move: setup.to_move,
             plies: setup.plies,
@@ -186,6 +196,13 @@ impl HexShogiPosition {
             }
             pos.set_hand(p, setup.hands[p]);
         }
+        if !three {
+            for &p in tables.seats {
+                if pos.hands[p].count(Role::King) > 0 {
+                    return Err(PositionError::KingInHand(p));
+                }
+            }
+        }
         for role in Role::ALL {
             let limit = tables.army[role.index()] as u32 * tables.seats.len() as u32;
             if role_counts[role.index()] > limit {
@@ -197,21 +214,18 @@ impl HexShogiPosition {
             if kings != 3 {
                 return Err(PositionError::KingTotal { kings });
             }
-            if let Some(p) = Player::ALL.into_iter().find(|&p| pos.kings_held(p) == 3) {
+            if let Some(p) = Player::ALL.into_iter().find(|&p| pos.kings_held(p) == 3 && !finished) {
                 return Err(PositionError::KingsAlreadyCollected(p));
             }
         } else {
             for &p in tables.seats {
-                if pos.hands[p].count(Role::King) > 0 {
-                    return Err(PositionError::KingInHand(p));
-                }
                 let kings = (pos.kings & pos.by_player[p]).count() as usize;
                 if kings != 1 {
                     return Err(PositionError::KingCount { player: p, kings });
                 }
             }
             let waiting = pos.opponent(pos.to_move);
-            if pos.in_check(waiting) {
+            if pos.in_check(waiting) && !finished {
                 return Err(PositionError::OpponentInCheck(waiting));
             }
         }
@@ -236,7 +250,7 @@ impl HexShogiPosition {
         &self.rules
     }
 
-    pub fn variant(&self) -> HexVariant {
+    pub fn hex_variant(&self) -> HexVariant {
         self.rules.variant
     }
 
@@ -354,41 +368,35 @@ impl HexShogiPosition {
     }
 
     /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,
-    /// with the board occupied as `occupied` says. Leaping knights are found from the
-    /// target's knight-source cells; everything else ray by ray from the target: the first
-    /// piece met on a ray attacks along it if it ranges back that way, or steps back that way
-    /// from one step away.
+    /// with the board occupied as `occupied` says. Three kinds of attack, cheapest first:
+    /// knights leaping in, pieces one step away stepping (or starting a range) back onto the
+    /// target, and ranging pieces from afar, the first piece met on a ray.
     #[inline]
     pub(super) fn attacked_by(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> bool {
-        let leapers = self.tables.knight_sources[attacker][target.usize()] & attackers & self.knights;
-        !leapers.is_empty()
-            || Hour::ALL.into_iter().any(|hour| self.attacker_on_ray(target, hour, attackers, occupied).is_some())
+        let tables = self.tables;
+        let t = target.usize();
+        if !(tables.knight_sources[attacker][t] & attackers & self.knights).is_empty() {
+            return true;
+        }
+        for near in tables.near_cells[t] & attackers {
+            if tables.near_targets[self.board[near.usize()] as usize][near.usize()].contains(target) {
+                return true;
+            }
+        }
+        let far = tables.lines[t] & attackers & self.rangers;
+        !far.is_empty() && Hour::ALL.into_iter().any(|hour| self.ranges_onto(target, hour, far, occupied).is_some())
     }
 
-    /// The cells of `attackers` (all `attacker`'s) whose pieces attack `target`.
-    pub(super) fn attacking_cells(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> CellSet {
-        let leapers = self.tables.knight_sources[attacker][target.usize()] & attackers & self.knights;
-        Hour::ALL
-            .into_iter()
-            .filter_map(|hour| self.attacker_on_ray(target, hour, attackers, occupied))
-            .fold(leapers, CellSet::with)
-    }
-
-    /// The piece of `attackers` attacking `target` from direction `hour`, if any.
+    /// The piece of `rangers` that ranges along `hour`'s ray onto `target`, if any.
     #[inline]
-    fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
+    pub(super) fn ranges_onto(&self, target: Cell, hour: Hour, rangers: CellSet, occupied: CellSet) -> Option<Cell> {
         let grid = self.tables.grid;
-        if (grid.ray(target, hour) & attackers).is_empty() {
+        if (grid.ray(target, hour) & rangers).is_empty() {
             return None;
         }
         let blocker = grid.first_on_ray(target, hour, occupied)?;
-        if !attackers.contains(blocker) {
-            return None;
-        }
         let code = self.board[blocker.usize()] as usize;
-        let adjacent = grid.step(target, hour) == Some(blocker);
-        let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
-        hours.contains(hour.opposite()).then_some(blocker)
+        (rangers.contains(blocker) && self.tables.range_hours[code].contains(hour.opposite())).then_some(blocker)
     }
 
     #[inline]
@@ -405,6 +413,9 @@ impl HexShogiPosition {
                 _ => {}
             }
         }
+        if !self.tables.range_hours[code as usize].is_empty() {
+            self.rangers.insert(cell);
+        }
         self.material_key ^= piece_key(code, cell.usize());
     }
 
@@ -418,6 +429,7 @@ impl HexShogiPosition {
         self.kings.remove(cell);
         self.knights.remove(cell);
         self.pawns.remove(cell);
+        self.rangers.remove(cell);
         self.material_key ^= piece_key(code, cell.usize());
         Some(piece)
     }

@@ -104,7 +104,7 @@ const HEXSHOGI91_START: [(Player, Role, &str); 40] = {
 /// could not be obtained. Written in Black's frame (Black's own view is the screen's);
 /// White's army is this list turned 120° clockwise, Gray's 120° counter-clockwise. Replace
 /// this one list when the designer's array is found.
-const TPHS91_START_OWN_FRAME: [(Role, &str); 18] = {
+pub const TPHS91_START_OWN_FRAME: [(Role, &str); 18] = {
     use Role::*;
     [
         (Knight, "1k"), (Lance, "2k"), (Gold, "3k"), (Gold, "4k"), (Lance, "5k"), (Knight, "6k"),
@@ -131,10 +131,18 @@ pub struct HexShogiTables {
     pub range_hours: [HourSet; CODES],
     /// Screen hours in which the piece attacks the first cell of the ray (steps and ranges).
     pub near_hours: [HourSet; CODES],
+    /// The first cell of each ray in `near_hours`, by cell code and cell: what a piece
+    /// attacks one step away, leaps aside.
+    pub near_targets: Vec<[CellSet; 128]>,
+    /// The first cell of each of the twelve rays from a cell.
+    pub near_cells: [CellSet; 128],
     /// The cells from which a player's unpromoted knight attacks a cell.
     pub knight_sources: ByPlayer<[CellSet; 128]>,
     /// The cells from which a player's unpromoted pawn attacks a cell.
     pub pawn_sources: ByPlayer<[CellSet; 128]>,
+    /// Every cell on one of the twelve rays from a cell: a piece elsewhere can never shield
+    /// a king standing there.
+    pub lines: [CellSet; 128],
     /// Two players: the opponent's four first ranks (30 cells); three: the three far ranks
     /// of one's own frame (21 cells).
     pub promotion_zone: ByPlayer<CellSet>,
@@ -202,6 +210,22 @@ impl HexShogiTables {
             })
         };
         let knight_sources = sources(Role::Knight);
+        let mut lines = [CellSet::EMPTY; 128];
+        let mut near_cells = [CellSet::EMPTY; 128];
+        for cell in grid.cells() {
+            lines[cell.usize()] = Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h));
+            near_cells[cell.usize()] = Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect();
+        }
+        let near_targets: Vec<[CellSet; 128]> = near_hours
+            .iter()
+            .map(|hours| {
+                let mut targets = [CellSet::EMPTY; 128];
+                for cell in grid.cells() {
+                    targets[cell.usize()] = hours.iter().filter_map(|h| grid.step(cell, h)).collect();
+                }
+                targets
+            })
+            .collect();
         let pawn_sources = sources(Role::Pawn);
         // A player's far ranks lie toward the board edge his 12 o'clock points at.
         let band = |player: Player, depth: i8| grid.band(Hour::new(forward[player]), depth);
@@ -246,8 +270,11 @@ impl HexShogiTables {
             step_targets,
             range_hours,
             near_hours,
+            near_targets,
+            near_cells,
             knight_sources,
             pawn_sources,
+            lines,
             promotion_zone,
             dead_cells,
             start,
