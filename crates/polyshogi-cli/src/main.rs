@@ -64,6 +64,15 @@ enum Command {
     },
     /// Speak the engine protocol (USI-derived, docs/PROTOCOL.md) on stdin and stdout.
     Engine,
+    /// Serve the web API and the browser client (docs/API.md) until Ctrl-C.
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = polyshogi_server::DEFAULT_ADDR)]
+        addr: String,
+        /// `sqlite:FILE` (created if missing) or `postgres://…`.
+        #[arg(long, default_value = polyshogi_server::DEFAULT_DATABASE)]
+        database: String,
+    },
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
@@ -83,6 +92,7 @@ struct PositionArgs {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -101,6 +111,16 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`polyshogi moves … | head`) would
+/// panic; the default action ends the process quietly, as command-line tools do.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -144,6 +164,7 @@ fn run(command: Command) -> Result<()> {
         Command::Show { input } => records::show_command(&input)?,
         Command::Bench { depth } => bench::run(depth),
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
+        Command::Serve { addr, database } => polyshogi_server::run(&addr, &database)?,
     }
     Ok(())
 }

@@ -119,8 +119,12 @@ fn read_tag(text: &str) -> Result<(String, String, usize), (usize, String)> {
     loop {
         match chars.get(i) {
             None => return Err((i, format!("the value of tag {name} is never closed with `\"`"))),
-            Some('\\') if matches!(chars.get(i + 1), Some('"') | Some('\\')) => {
-                value.push(chars[i + 1]);
+            Some('\\') if matches!(chars.get(i + 1), Some('"' | '\\' | 'n' | 'r')) => {
+                value.push(match chars[i + 1] {
+                    'n' => '\n',
+                    'r' => '\r',
+                    c => c,
+                });
                 i += 2;
             }
             Some('"') => break,

@@ -19,6 +19,13 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
     let mut round = 0;
     let mut legal = MoveList::new();
     let mut decisions = game.decisions().iter().peekable();
+    // Answers given before the first move (a game that began with a proposal pending).
+    while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == 0) {
+        decisions.next();
+        body.push_str(if accept { "accept" } else { "refuse" });
+        let events = replay.answer_pending(accept).unwrap_or_default();
+        write_events(&mut body, replay.position(), &events, &mut placings);
+    }
     for (index, &m) in game.moves().iter().enumerate() {
         let position = replay.position().clone();
         let seat = position.to_move();
@@ -75,6 +82,7 @@ fn write_events<P: Rules>(body: &mut String, pos: &P, events: &[Event], placings
     }
 }
 
+/// A tag value on one line: quotes, backslashes and line breaks escaped (`\"`, `\\`, `\n`, `\r`).
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\r', "\\r")
 }

@@ -269,10 +269,17 @@ fn parse_hands(text: &str, column: usize, seats: &[Player]) -> Result<ByPlayer<H
             let mut i = 0;
             while i < chars.len() {
                 let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
-                let count: u8 = if digits.is_empty() { 1 } else { digits.parse().map_err(|_| bad("bad count".into()))? };
+                let count: u8 = if digits.is_empty() {
+                    1
+                } else {
+                    digits.parse().ok().filter(|&n: &u8| n <= 27).ok_or_else(|| bad("a count in hand is at most 27".into()))?
+                };
                 i += digits.len();
                 let role = chars.get(i).and_then(|&c| Role::from_letter(c)).ok_or_else(|| bad("expected a piece letter".into()))?;
-                for _ in 0..count.min(64) {
+                if hands[expected].count(role) as u32 + count as u32 > 27 {
+                    return Err(bad("more than 27 pieces of one kind in a hand".into()));
+                }
+                for _ in 0..count {
                     hands[expected].add(role);
                 }
                 i += 1;

@@ -188,7 +188,7 @@ impl SanninPosition {
         if pos.active.len() < 2 && !(finished && pos.active.len() == 1) {
             return Err(PositionError::FewerThanTwoPlayers);
         }
-        if !pos.active.contains(setup.to_move) {
+        if !pos.active.contains(setup.to_move) && !finished {
             return Err(PositionError::ToMoveEliminated(setup.to_move));
         }
         let mut king_counts = ByPlayer([0usize; 3]);

@@ -224,6 +224,20 @@ impl SanninPosition {
             }
             column += item.chars().count() + 1;
         }
+        if let Some(proposal) = proposal {
+            // A proposal stands for an alliance that could form: two players against the third,
+            // all three in the game, nobody allied before.
+            let in_game = |p: Player| !setup.eliminated.contains(p);
+            let valid = proposal.allies.len() == 2
+                && !proposal.allies.contains(proposal.against)
+                && Player::ALL.into_iter().all(in_game)
+                && setup.allies.is_empty()
+                && setup.former_allies.is_empty()
+                && outcome.is_none();
+            if !valid {
+                return Err(ParsePositionError::at(state_column, "the proposal is not an alliance that could form here"));
+            }
+        }
         let mut pos = SanninPosition::validate(setup, rules, outcome.is_some())
             .map_err(|e| ParsePositionError::at(board_column, format!("not a valid position: {e}")))?;
         pos.last_action = last_action;
@@ -246,13 +260,20 @@ fn parse_eliminations(text: &str, column: usize) -> Result<Vec<(Player, u32)>, P
     if text == "-" {
         return Ok(Vec::new());
     }
-    text.split(',')
-        .map(|item| {
-            let (seat, ply) = item.split_once('@').ok_or_else(|| ParsePositionError::at(column, "expected <seat>@<ply>, like L@12"))?;
-            let ply = ply.parse().map_err(|_| ParsePositionError::at(column, format!("bad ply in `{item}`")))?;
-            Ok((single_seat(seat, column)?, ply))
-        })
-        .collect()
+    let mut out: Vec<(Player, u32)> = Vec::new();
+    for item in text.split(',') {
+        let (seat, ply) = item.split_once('@').ok_or_else(|| ParsePositionError::at(column, "expected <seat>@<ply>, like L@12"))?;
+        let ply = ply.parse().map_err(|_| ParsePositionError::at(column, format!("bad ply in `{item}`")))?;
+        let player = single_seat(seat, column)?;
+        if out.iter().any(|&(p, _)| p == player) {
+            return Err(ParsePositionError::at(column, format!("{seat} leaves the game twice")));
+        }
+        out.push((player, ply));
+    }
+    if out.len() > 2 {
+        return Err(ParsePositionError::at(column, "at most two players can leave a game"));
+    }
+    Ok(out)
 }
 
 /// `win:M:garden` or `draw:FM:ply_cap`.
@@ -408,7 +429,11 @@ fn parse_hands(text: &str, column: usize) -> Result<ByPlayer<Hand>, ParsePositio
                 let count: u8 = if digits.is_empty() {
                     1
                 } else {
-                    digits.parse().map_err(|_| ParsePositionError::at(start + i, "bad count"))?
+                    digits
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u8| n <= 24)
+                        .ok_or_else(|| ParsePositionError::at(start + i, "a count in hand is at most 24"))?
                 };
                 i += digits.len();
                 let role = chars
@@ -416,6 +441,9 @@ fn parse_hands(text: &str, column: usize) -> Result<ByPlayer<Hand>, ParsePositio
                     .and_then(|&c| Role::from_letter(c))
                     .filter(|&r| r != Role::King)
                     .ok_or_else(|| ParsePositionError::at(start + i, "expected a piece letter (R B G S N L P)"))?;
+                if hands[expected].count(role) as u32 + count as u32 > 24 {
+                    return Err(ParsePositionError::at(start + i, "more than 24 pieces of one kind in a hand"));
+                }
                 for _ in 0..count {
                     hands[expected].add(role);
                 }
