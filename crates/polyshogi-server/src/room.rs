@@ -1,0 +1,611 @@
+//! A live game's owner: one task per game holds its state, stores each action before anyone
+//! hears of it, runs the clocks, starts the bots and publishes the state to every connection.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use polyshogi::mv::MoveList;
+use polyshogi::notation::move_text;
+use polyshogi::player::Player;
+use polyshogi::variant::Variant;
+use polyshogi::{with_game, Rules};
+use polyshogi_engine::{EngineKind, Limits};
+use serde_json::{json, Map, Value};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::{sleep_until, Instant};
+use tracing::{error, info, warn};
+
+use crate::record::{date_tag, write_record};
+use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
+use crate::table::{Action, EntryKind, LogEntry, Table};
+
+/// Who sits in a seat.
+#[derive(Clone, Debug)]
+pub enum SeatKind {
+    Human { token_hash: String },
+    Bot { engine: EngineKind, level: String },
+}
+
+/// A game's clock: each seat starts with `initial_ms` and gains `increment_ms` per move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ClockConfig {
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+}
+
+/// The clocks of a game: what each seat has left, and whose clock runs since when.
+#[derive(Clone, Debug)]
+struct Clocks {
+    remaining: Vec<i64>,
+    increment: i64,
+    running: Option<(Player, Instant)>,
+}
+
+impl Clocks {
+    /// Charges the running clock for the time since it started, and stops it.
+    fn stop(&mut self, now: Instant) {
+        if let Some((seat, since)) = self.running.take() {
+            let spent = now.saturating_duration_since(since).as_millis() as i64;
+            let left = &mut self.remaining[seat.index()];
+            *left = (*left - spent).max(0);
+        }
+    }
+
+    fn start(&mut self, seat: Option<Player>, now: Instant) {
+        self.running = seat.map(|s| (s, now));
+    }
+
+    fn left(&self, seat: Player, now: Instant) -> i64 {
+        let left = self.remaining[seat.index()];
+        match self.running {
+            Some((runner, since)) if runner == seat => (left - now.saturating_duration_since(since).as_millis() as i64).max(0),
+            _ => left,
+        }
+    }
+
+    /// When the running clock falls.
+    fn deadline(&self) -> Option<(Player, Instant)> {
+        self.running.map(|(seat, since)| (seat, since + Duration::from_millis(self.remaining[seat.index()].max(0) as u64)))
+    }
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// A validated new game, before it is stored.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub id: String,
+    pub variant: Variant,
+    pub rules: Vec<String>,
+    pub clock: Option<ClockConfig>,
+    pub seats: Vec<SeatKind>,
+    pub created_ms: i64,
+}
+
+impl GameSetup {
+    pub fn to_stored(&self) -> StoredGame {
+        StoredGame {
+            id: self.id.clone(),
+            variant: self.variant.name().to_string(),
+            rules: self.rules.clone(),
+            start_position: None,
+            clock: self.clock.map(|c| (c.initial_ms, c.increment_ms)),
+            created_ms: self.created_ms,
+            seats: self
+                .seats
+                .iter()
+                .map(|s| match s {
+                    SeatKind::Human { token_hash } => StoredSeat::Human { token_hash: token_hash.clone() },
+                    SeatKind::Bot { level, .. } => StoredSeat::Bot { level: level.clone() },
+                })
+                .collect(),
+            finished: false,
+            result: None,
+            actions: Vec::new(),
+        }
+    }
+}
+
+enum Command {
+    /// A connection opens: the state now, and a receiver of every later one.
+    Join { seat: Option<Player>, reply: oneshot::Sender<(Arc<Value>, watch::Receiver<Arc<Value>>)> },
+    Leave { seat: Option<Player> },
+    Act { seat: Player, action: Action, reply: oneshot::Sender<Result<(), String>> },
+    State { reply: oneshot::Sender<Arc<Value>> },
+    Record { reply: oneshot::Sender<String> },
+}
+
+/// A bot's answer from the blocking pool; `generation` is the action count it was asked at.
+struct BotReply {
+    generation: i64,
+    seat: Player,
+    text: Option<String>,
+}
+
+/// How the rest of the server reaches a live game.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    pub id: String,
+    tx: mpsc::Sender<Command>,
+    /// The SHA-256 of each seat's token (None for bots), by seat index.
+    token_hashes: Arc<Vec<Option<String>>>,
+    seat_names: Arc<Vec<(Player, &'static str)>>,
+}
+
+impl RoomHandle {
+    /// The seat a token opens, if any.
+    pub fn seat_for_token(&self, token: &str) -> Option<Player> {
+        let hash = crate::tokens::hash_token(token);
+        self.token_hashes
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.as_deref() == Some(hash.as_str()))
+            .and_then(|(i, _)| Player::from_index(i))
+    }
+
+    pub fn seat_name(&self, seat: Player) -> &'static str {
+        self.seat_names.iter().find(|(p, _)| *p == seat).map(|(_, n)| *n).unwrap_or("?")
+    }
+
+    pub async fn join(&self, seat: Option<Player>) -> Option<(Arc<Value>, watch::Receiver<Arc<Value>>)> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Join { seat, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    pub async fn leave(&self, seat: Option<Player>) {
+        let _ = self.tx.send(Command::Leave { seat }).await;
+    }
+
+    /// Performs a seat's action; the error is the message for that client.
+    pub async fn act(&self, seat: Player, action: Action) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Act { seat, action, reply }).await.map_err(|_| "the game is not available".to_string())?;
+        rx.await.map_err(|_| "the game is not available".to_string())?
+    }
+
+    pub async fn state(&self) -> Option<Arc<Value>> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::State { reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    pub async fn record(&self) -> Option<String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Record { reply }).await.ok()?;
+        rx.await.ok()
+    }
+}
+
+/// Why an action was not taken.
+enum PerformError {
+    /// The rules refused it (the message is for the player).
+    Refused(String),
+    /// It could not be stored.
+    Storage,
+}
+
+impl PerformError {
+    fn message(self) -> String {
+        match self {
+            PerformError::Refused(message) => message,
+            PerformError::Storage => "the server could not store this action; nothing changed, please try again".to_string(),
+        }
+    }
+}
+
+/// The state a game's owner task holds.
+struct Room {
+    setup: GameSetup,
+    table: Table,
+    log: Vec<LogEntry>,
+    /// The number of stored actions (the next action's `seq`).
+    seq: i64,
+    clocks: Option<Clocks>,
+    /// Open connections per seat index.
+    connected: Vec<u32>,
+    store: Arc<dyn Store>,
+    published: watch::Sender<Arc<Value>>,
+    bot_tx: mpsc::UnboundedSender<BotReply>,
+    /// The generation of the bot search in flight.
+    bot_busy: Option<i64>,
+    /// After a storage failure of the server's own action (a bot move, a flag): when to try again.
+    retry_at: Option<Instant>,
+}
+
+/// Starts the owner task of a stored game (new or resumed); fails if its actions cannot be
+/// replayed.
+pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHandle, tokio::task::JoinHandle<()>), String> {
+    let variant: Variant = stored.variant.parse().map_err(|e| format!("game {}: {e}", stored.id))?;
+    let mut table = Table::new(variant, &stored.rules).map_err(|e| format!("game {}: {e}", stored.id))?;
+    let mut seats = Vec::new();
+    for seat in &stored.seats {
+        seats.push(match seat {
+            StoredSeat::Human { token_hash } => SeatKind::Human { token_hash: token_hash.clone() },
+            StoredSeat::Bot { level } => {
+                // A level that no longer exists falls back to the simplest engine.
+                let engine = EngineKind::from_name(level).unwrap_or_else(|| {
+                    warn!(game = %stored.id, level, "unknown bot level; playing it as random");
+                    EngineKind::Random
+                });
+                SeatKind::Bot { engine, level: level.clone() }
+            }
+        });
+    }
+    if seats.len() != table.seats().len() {
+        return Err(format!("game {}: {} seats stored, the variant has {}", stored.id, seats.len(), table.seats().len()));
+    }
+    let clock = stored.clock.map(|(initial_ms, increment_ms)| ClockConfig { initial_ms, increment_ms });
+    let mut clocks = clock.map(|c| Clocks { remaining: vec![c.initial_ms; 3], increment: c.increment_ms, running: None });
+    let mut log = Vec::new();
+    for action in &stored.actions {
+        let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {}: seat {}", stored.id, action.seat))?;
+        let request = match action.kind {
+            ActionKind::Move => Action::Move(action.detail.clone()),
+            ActionKind::Answer => Action::Answer(action.detail == "accept"),
+            ActionKind::Resign => Action::Resign,
+            ActionKind::Flag => Action::Flag,
+            ActionKind::OfferDraw => Action::OfferDraw,
+        };
+        let applied = table
+            .apply(seat, &request)
+            .map_err(|r| format!("game {}: stored action {} ({:?} {}) cannot be replayed: {r}", stored.id, action.seq, action.kind, action.detail))?;
+        log.extend(applied.entries);
+        if let (Some(clocks), Some(stored_clocks)) = (clocks.as_mut(), &action.clocks) {
+            for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
+                *left = stored_left;
+            }
+        }
+    }
+    // The time the server was down is not charged: the running clock starts now.
+    let now = Instant::now();
+    if let Some(clocks) = clocks.as_mut() {
+        clocks.start(table.clock_runner(), now);
+    }
+    let setup = GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
+    let token_hashes = Arc::new(
+        setup
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatKind::Human { token_hash } => Some(token_hash.clone()),
+                SeatKind::Bot { .. } => None,
+            })
+            .collect(),
+    );
+    let seat_names = Arc::new(table.seats().into_iter().map(|p| (p, table.seat_name(p))).collect());
+    let (tx, rx) = mpsc::channel(64);
+    let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+    let (published, _) = watch::channel(Arc::new(Value::Null));
+    let mut room = Room {
+        setup,
+        table,
+        log,
+        seq: stored.actions.len() as i64,
+        clocks,
+        connected: vec![0; 3],
+        store,
+        published,
+        bot_tx,
+        bot_busy: None,
+        retry_at: None,
+    };
+    room.publish();
+    let handle = RoomHandle { id: stored.id.clone(), tx, token_hashes, seat_names };
+    let task = tokio::spawn(room.run(rx, bot_rx));
+    Ok((handle, task))
+}
+
+impl Room {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>, mut bots: mpsc::UnboundedReceiver<BotReply>) {
+        self.after_change().await;
+        loop {
+            // After a storage failure nothing is tried again (a flag included) before the retry.
+            let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
+            let wake = self.retry_at.or(flag);
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                Some(reply) = bots.recv() => self.bot_reply(reply).await,
+                _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                    self.retry_at = None;
+                    self.flag_if_due().await;
+                    self.after_change().await;
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join { seat, reply } => {
+                if let Some(seat) = seat {
+                    self.connected[seat.index()] += 1;
+                    self.publish();
+                }
+                let state = Arc::new(self.state());
+                let _ = reply.send((state, self.published.subscribe()));
+            }
+            Command::Leave { seat } => {
+                if let Some(seat) = seat {
+                    self.connected[seat.index()] = self.connected[seat.index()].saturating_sub(1);
+                    self.publish();
+                }
+            }
+            Command::Act { seat, action, reply } => {
+                self.flag_if_due().await;
+                let result = self.perform(seat, action).await.map_err(|e| e.message());
+                let _ = reply.send(result);
+                self.after_change().await;
+            }
+            Command::State { reply } => {
+                let _ = reply.send(Arc::new(self.state()));
+            }
+            Command::Record { reply } => {
+                let _ = reply.send(self.record());
+            }
+        }
+    }
+
+    /// Applies an action, stores it, and only then publishes it. A refused action or a
+    /// storage failure changes nothing.
+    async fn perform(&mut self, seat: Player, action: Action) -> Result<(), PerformError> {
+        let now = Instant::now();
+        let mut table = self.table.clone();
+        let applied = table.apply(seat, &action).map_err(|r| PerformError::Refused(r.0))?;
+        let mut clocks = self.clocks.clone();
+        if let Some(clocks) = clocks.as_mut() {
+            clocks.stop(now);
+            match action {
+                Action::Move(_) => clocks.remaining[seat.index()] += clocks.increment,
+                Action::Flag => clocks.remaining[seat.index()] = 0,
+                _ => {}
+            }
+            clocks.start(table.clock_runner(), now);
+        }
+        let kind = match action {
+            Action::Move(_) => ActionKind::Move,
+            Action::Answer(_) => ActionKind::Answer,
+            Action::Resign => ActionKind::Resign,
+            Action::Flag => ActionKind::Flag,
+            Action::OfferDraw => ActionKind::OfferDraw,
+        };
+        let stored = StoredAction {
+            seq: self.seq,
+            seat: seat.index(),
+            kind,
+            detail: applied.detail,
+            clocks: clocks.as_ref().map(|c| c.remaining.clone()),
+            created_ms: now_ms(),
+        };
+        let result = table.outcome_text();
+        if let Err(e) = self.store.append_action(&self.setup.id, &stored, result.as_deref()).await {
+            error!(game = %self.setup.id, "could not store an action: {e}");
+            return Err(PerformError::Storage);
+        }
+        self.table = table;
+        self.clocks = clocks;
+        self.seq += 1;
+        self.log.extend(applied.entries);
+        if let Some(result) = result {
+            info!(game = %self.setup.id, "game over: {result}");
+        }
+        self.publish();
+        Ok(())
+    }
+
+    /// Flags the seat whose clock has run out, if any.
+    async fn flag_if_due(&mut self) {
+        let Some((seat, at)) = self.clocks.as_ref().and_then(Clocks::deadline) else { return };
+        if Instant::now() < at {
+            return;
+        }
+        match self.perform(seat, Action::Flag).await {
+            Ok(()) => {}
+            Err(PerformError::Storage) => self.retry_at = Some(Instant::now() + Duration::from_secs(1)),
+            Err(PerformError::Refused(e)) => {
+                // The rules allow no resignation now, so the flag cannot fall: the clock stops.
+                error!(game = %self.setup.id, "{} is out of time but cannot lose on time: {e}", self.table.seat_name(seat));
+                if let Some(clocks) = self.clocks.as_mut() {
+                    clocks.stop(Instant::now());
+                }
+            }
+        }
+    }
+
+    /// What the server does by itself after a change: bots accept proposed alliances, and a
+    /// bot to move starts thinking.
+    async fn after_change(&mut self) {
+        if self.retry_at.is_some() {
+            return;
+        }
+        for seat in self.table.pending_answers().iter().collect::<Vec<_>>() {
+            if matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Bot { .. })) {
+                if let Err(e) = self.perform(seat, Action::Answer(true)).await {
+                    warn!(game = %self.setup.id, "a bot could not answer: {}", e.message());
+                    self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                    return;
+                }
+            }
+        }
+        self.start_bot();
+    }
+
+    fn start_bot(&mut self) {
+        if self.bot_busy.is_some() {
+            return;
+        }
+        let Some(seat) = self.table.clock_runner() else { return };
+        let Some(SeatKind::Bot { engine, .. }) = self.setup.seats.get(seat.index()).cloned() else { return };
+        let generation = self.seq;
+        let game = self.table.game().clone();
+        let limits = Limits { movetime_ms: Some(self.bot_time(seat)), seed: rand::random(), ..Limits::default() };
+        let tx = self.bot_tx.clone();
+        self.bot_busy = Some(generation);
+        // Engines run on the blocking pool, never on the async executor.
+        tokio::task::spawn_blocking(move || {
+            let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                with_game!(&game, g => engine.choose(g, &limits).best.map(|m| move_text::canonical(g.position(), m)))
+            }));
+            let text = chosen.unwrap_or_else(|_| {
+                error!("the {} engine panicked", engine.name());
+                None
+            });
+            let _ = tx.send(BotReply { generation, seat, text });
+        });
+    }
+
+    /// A bot's thinking time: a small share of its clock, or two seconds without a clock.
+    fn bot_time(&self, seat: Player) -> u64 {
+        match &self.clocks {
+            Some(clocks) => {
+                let left = clocks.left(seat, Instant::now());
+                (left / 40 + clocks.increment / 2).clamp(50, 10_000) as u64
+            }
+            None => 2_000,
+        }
+    }
+
+    async fn bot_reply(&mut self, reply: BotReply) {
+        self.bot_busy = None;
+        if reply.generation != self.seq || self.table.clock_runner() != Some(reply.seat) {
+            // The game moved on while the bot thought (a resignation, a flag).
+            self.after_change().await;
+            return;
+        }
+        self.flag_if_due().await;
+        if self.seq != reply.generation {
+            self.after_change().await;
+            return;
+        }
+        let text = match reply.text {
+            Some(text) => text,
+            None => match self.any_legal_move() {
+                Some(text) => text,
+                None => {
+                    error!(game = %self.setup.id, "a bot has no move to play");
+                    return;
+                }
+            },
+        };
+        match self.perform(reply.seat, Action::Move(text.clone())).await {
+            Ok(()) => {}
+            Err(PerformError::Refused(e)) => {
+                // An engine bug must not stop the game: any legal move will do.
+                error!(game = %self.setup.id, "the bot's move {text} was refused: {e}");
+                if let Some(fallback) = self.any_legal_move() {
+                    if let Err(e) = self.perform(reply.seat, Action::Move(fallback)).await {
+                        warn!(game = %self.setup.id, "the bot's fallback move was not played: {}", e.message());
+                        self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                        return;
+                    }
+                }
+            }
+            Err(PerformError::Storage) => {
+                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                return;
+            }
+        }
+        self.after_change().await;
+    }
+
+    fn any_legal_move(&self) -> Option<String> {
+        with_game!(self.table.game(), g => {
+            let mut legal = MoveList::new();
+            g.legal_moves(&mut legal);
+            legal.first().map(|&m| move_text::canonical(g.position(), m))
+        })
+    }
+
+    fn publish(&mut self) {
+        let state = Arc::new(self.state());
+        self.published.send_replace(state);
+    }
+
+    /// The game state of docs/API.md, as a spectator sees it (`you` is null).
+    fn state(&self) -> Value {
+        let now = Instant::now();
+        let table = &self.table;
+        let seats: Vec<Value> = table
+            .seats()
+            .into_iter()
+            .map(|seat| {
+                let mut entry = Map::new();
+                entry.insert("seat".into(), json!(table.seat_name(seat)));
+                match &self.setup.seats[seat.index()] {
+                    SeatKind::Human { .. } => {
+                        entry.insert("kind".into(), json!("human"));
+                    }
+                    SeatKind::Bot { level, .. } => {
+                        entry.insert("kind".into(), json!("bot"));
+                        entry.insert("level".into(), json!(level));
+                    }
+                }
+                let connected = match self.setup.seats[seat.index()] {
+                    SeatKind::Human { .. } => self.connected[seat.index()] > 0,
+                    SeatKind::Bot { .. } => true,
+                };
+                entry.insert("connected".into(), json!(connected));
+                entry.insert("clock_ms".into(), json!(self.clocks.as_ref().map(|c| c.left(seat, now))));
+                entry.insert("active".into(), json!(table.active(seat)));
+                Value::Object(entry)
+            })
+            .collect();
+        let mut moves: Vec<Value> = Vec::new();
+        for entry in &self.log {
+            match &entry.kind {
+                EntryKind::Move { canonical, short } => moves.push(json!({
+                    "ply": moves.len() + 1,
+                    "seat": table.seat_name(entry.seat),
+                    "move": canonical,
+                    "short": short,
+                    "events": entry.events,
+                })),
+                // Answers, resignations, flags and draws are told among the events of the move
+                // before them.
+                _ => {
+                    if let Some(Value::Array(events)) = moves.last_mut().and_then(|m| m.get_mut("events")) {
+                        events.extend(entry.events.iter().map(|e| json!(e)));
+                    }
+                }
+            }
+        }
+        let mut state = Map::new();
+        state.insert("id".into(), json!(self.setup.id));
+        state.insert("variant".into(), json!(self.setup.variant.name()));
+        state.insert("rules".into(), json!(self.setup.rules));
+        state.insert(
+            "clock".into(),
+            self.setup.clock.map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms })).unwrap_or(Value::Null),
+        );
+        state.insert("seats".into(), Value::Array(seats));
+        state.insert("moves".into(), Value::Array(moves));
+        state.extend(table.view());
+        state.insert("you".into(), Value::Null);
+        Value::Object(state)
+    }
+
+    fn record(&self) -> String {
+        let table = &self.table;
+        let mut tags = vec![("Date".to_string(), date_tag(self.setup.created_ms))];
+        for seat in table.seats() {
+            let who = match &self.setup.seats[seat.index()] {
+                SeatKind::Human { .. } => "Human".to_string(),
+                SeatKind::Bot { level, .. } => format!("Bot ({level})"),
+            };
+            tags.push((table.seat_name(seat).to_string(), who));
+        }
+        tags.push(("Site".to_string(), format!("polyshogi server, game {}", self.setup.id)));
+        write_record(table, &self.log, &tags, table.placings())
+    }
+}
+
+/// The rules' seat list of a variant (for validating a new game).
+pub fn variant_seats(variant: Variant) -> Option<Vec<(Player, &'static str)>> {
+    let game = polyshogi::variant::AnyGame::new(variant, &[] as &[&str]).ok()?;
+    Some(with_game!(&game, g => g.position().seats().iter().map(|&p| (p, g.position().seat_name(p))).collect()))
+}

@@ -1,0 +1,473 @@
+//! The rules side of a live game, without I/O: the game itself, who is still in, draw offers
+//! and alliance answers; applies one seat's action at a time or refuses it, changing nothing.
+
+use std::fmt;
+use std::sync::Arc;
+
+use polyshogi::mv::MoveList;
+use polyshogi::notation::describe::{event_text, outcome_text};
+use polyshogi::notation::move_text;
+use polyshogi::outcome::Event;
+use polyshogi::piece::Role;
+use polyshogi::player::{ByPlayer, Player, PlayerSet};
+use polyshogi::variant::{AnyGame, NewGameError, Variant};
+use polyshogi::{with_game, Cell, Game, Rules};
+use serde_json::{json, Map, Value};
+
+/// What a seat asks for.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Action {
+    /// A move in canonical or short text.
+    Move(String),
+    /// An answer to a proposed alliance.
+    Answer(bool),
+    Resign,
+    /// The seat's clock ran out (the server's action, never a client's).
+    Flag,
+    OfferDraw,
+}
+
+/// Why an action was refused, in words for the player.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Refusal(pub String);
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn refuse<T>(message: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal(message.into()))
+}
+
+/// One thing that happened, for the move list and the record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LogEntry {
+    pub seat: Player,
+    pub kind: EntryKind,
+    /// What it set off, in words.
+    pub events: Vec<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EntryKind {
+    Move { canonical: String, short: String },
+    /// The answer that settled a proposed alliance.
+    Decision { accept: bool },
+    Resign,
+    Flag,
+    /// A draw by agreement; `seat` is the player whose offer completed it.
+    Draw,
+}
+
+/// An action that was applied: what to store and what to log.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Applied {
+    /// The stored form: the canonical move text, `accept`/`refuse`, or empty.
+    pub detail: String,
+    pub entries: Vec<LogEntry>,
+}
+
+/// A game in play and the state around it that the rules do not keep.
+#[derive(Clone, Debug)]
+pub struct Table {
+    game: AnyGame,
+    /// Seats that have left the game (resigned, flagged, mated, stalemated).
+    out: PlayerSet,
+    draw_offers: PlayerSet,
+    /// Allies who accepted the pending alliance proposal so far.
+    accepted: PlayerSet,
+    placings: Option<ByPlayer<u8>>,
+    /// The cells of the board, in layout order.
+    cells: Arc<Vec<Cell>>,
+}
+
+impl Table {
+    pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
+        let game = AnyGame::new(variant, rules)?;
+        let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
+        Ok(Table { game, out: PlayerSet::EMPTY, draw_offers: PlayerSet::EMPTY, accepted: PlayerSet::EMPTY, placings: None, cells })
+    }
+
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    pub fn seats(&self) -> Vec<Player> {
+        with_game!(&self.game, g => g.position().seats().to_vec())
+    }
+
+    pub fn seat_name(&self, seat: Player) -> &'static str {
+        with_game!(&self.game, g => g.position().seat_name(seat))
+    }
+
+    pub fn seat_by_name(&self, name: &str) -> Option<Player> {
+        self.seats().into_iter().find(|&s| self.seat_name(s) == name)
+    }
+
+    pub fn is_over(&self) -> bool {
+        with_game!(&self.game, g => g.position().outcome().is_some())
+    }
+
+    pub fn is_in(&self, seat: Player) -> bool {
+        !self.out.contains(seat) && !self.is_over()
+    }
+
+    /// The seat to move, unless the game is over.
+    pub fn to_move(&self) -> Option<Player> {
+        with_game!(&self.game, g => g.position().outcome().is_none().then(|| g.position().to_move()))
+    }
+
+    /// Whether the game waits for allies to answer a proposed alliance.
+    pub fn decision_pending(&self) -> bool {
+        with_game!(&self.game, g => g.position().outcome().is_none() && g.position().decision_pending())
+    }
+
+    /// The seats whose clock runs: the seat to move, unless the game waits for a decision.
+    pub fn clock_runner(&self) -> Option<Player> {
+        if self.decision_pending() {
+            None
+        } else {
+            self.to_move()
+        }
+    }
+
+    /// The allies of a proposed alliance who have not accepted it yet.
+    pub fn pending_answers(&self) -> PlayerSet {
+        if !self.decision_pending() {
+            return PlayerSet::EMPTY;
+        }
+        let mut waiting = self.proposal_allies();
+        for seat in self.accepted.iter() {
+            waiting.remove(seat);
+        }
+        waiting
+    }
+
+    /// Who must answer the pending proposal: its allies (every player still in, for a game
+    /// whose proposals the server cannot look into).
+    fn proposal_allies(&self) -> PlayerSet {
+        match self.game.as_sannin().and_then(|g| g.position().pending_alliance()) {
+            Some(formation) => formation.allies,
+            None => {
+                let mut all = PlayerSet::EMPTY;
+                for seat in self.seats().into_iter().filter(|&s| !self.out.contains(s)) {
+                    all.insert(seat);
+                }
+                all
+            }
+        }
+    }
+
+    pub fn draw_offers(&self) -> PlayerSet {
+        self.draw_offers
+    }
+
+    /// The outcome in words, once the game is over.
+    pub fn outcome_text(&self) -> Option<String> {
+        with_game!(&self.game, g => g.position().outcome().map(|o| outcome_text(g.position(), o)))
+    }
+
+    /// Applies `seat`'s action, or refuses it and changes nothing.
+    pub fn apply(&mut self, seat: Player, action: &Action) -> Result<Applied, Refusal> {
+        if !self.seats().contains(&seat) {
+            return refuse("no such seat in this game");
+        }
+        if self.is_over() {
+            return refuse("the game is over");
+        }
+        if self.out.contains(seat) {
+            return refuse(format!("{} is no longer in the game", self.seat_name(seat)));
+        }
+        let applied = match action {
+            Action::Move(text) => self.play(seat, text)?,
+            Action::Answer(accept) => self.answer(seat, *accept)?,
+            Action::Resign | Action::Flag => self.leave(seat, action == &Action::Flag)?,
+            Action::OfferDraw => self.offer_draw(seat)?,
+        };
+        Ok(applied)
+    }
+
+    fn play(&mut self, seat: Player, text: &str) -> Result<Applied, Refusal> {
+        if self.decision_pending() {
+            return refuse("a proposed alliance must be answered first");
+        }
+        if self.to_move() != Some(seat) {
+            let mover = self.to_move().map(|p| self.seat_name(p)).unwrap_or("nobody");
+            return refuse(format!("it is not your turn: {mover} is to move"));
+        }
+        let text = text.trim();
+        if text.is_empty() {
+            return refuse("the move is empty");
+        }
+        let (canonical, short, events) = with_game!(&mut self.game, g => play_text(g, text))?;
+        // Playing on declines the offers on the table, unless the mover offered himself.
+        if !self.draw_offers.contains(seat) {
+            self.draw_offers = PlayerSet::EMPTY;
+        }
+        let events = self.absorb(events);
+        Ok(Applied { detail: canonical.clone(), entries: vec![LogEntry { seat, kind: EntryKind::Move { canonical, short }, events }] })
+    }
+
+    fn answer(&mut self, seat: Player, accept: bool) -> Result<Applied, Refusal> {
+        if !self.decision_pending() {
+            return refuse("there is no proposed alliance to answer");
+        }
+        if !self.proposal_allies().contains(seat) {
+            return refuse("the proposed alliance is not yours to answer");
+        }
+        if self.accepted.contains(seat) {
+            return refuse("you have already accepted the proposed alliance");
+        }
+        let detail = if accept { "accept" } else { "refuse" }.to_string();
+        if accept {
+            self.accepted.insert(seat);
+            if !self.pending_answers().is_empty() {
+                return Ok(Applied { detail, entries: Vec::new() });
+            }
+        }
+        let events = with_game!(&mut self.game, g => {
+            g.answer_pending(accept).map(|events| describe(g.position(), &events))
+        })
+        .map_err(|e| Refusal(e.to_string()))?;
+        self.accepted = PlayerSet::EMPTY;
+        let events = self.absorb(events);
+        Ok(Applied { detail, entries: vec![LogEntry { seat, kind: EntryKind::Decision { accept }, events }] })
+    }
+
+    fn leave(&mut self, seat: Player, flag: bool) -> Result<Applied, Refusal> {
+        let mut events = with_game!(&mut self.game, g => resign(g, seat)).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
+        if flag {
+            events.insert(0, (format!("{}'s time ran out", self.seat_name(seat)), None));
+        }
+        self.draw_offers.remove(seat);
+        self.accepted = PlayerSet::EMPTY;
+        let events = self.absorb(events);
+        let kind = if flag { EntryKind::Flag } else { EntryKind::Resign };
+        Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind, events }] })
+    }
+
+    fn offer_draw(&mut self, seat: Player) -> Result<Applied, Refusal> {
+        let allowed = with_game!(&self.game, g => g.position().draw_by_agreement_allowed());
+        if !allowed {
+            return refuse("a draw by agreement is not allowed in this game");
+        }
+        if self.draw_offers.contains(seat) {
+            return refuse("you have already offered a draw");
+        }
+        self.draw_offers.insert(seat);
+        let everyone = self.seats().into_iter().filter(|&s| !self.out.contains(s)).all(|s| self.draw_offers.contains(s));
+        if !everyone {
+            return Ok(Applied { detail: String::new(), entries: Vec::new() });
+        }
+        let events = with_game!(&mut self.game, g => agree_draw(g)).map_err(|e| Refusal(format!("no draw: {e}")))?;
+        self.draw_offers = PlayerSet::EMPTY;
+        let events = self.absorb(events);
+        Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::Draw, events }] })
+    }
+
+    /// Notes who left and how the game ended; returns the events in words.
+    fn absorb(&mut self, events: Vec<(String, Option<Event>)>) -> Vec<String> {
+        for (_, event) in &events {
+            match event {
+                Some(Event::Checkmated { player, .. } | Event::Stalemated { player } | Event::Resigned { player }) => {
+                    self.out.insert(*player);
+                    self.draw_offers.remove(*player);
+                }
+                Some(Event::GameOver { placings, .. }) => {
+                    self.placings = Some(*placings);
+                    self.draw_offers = PlayerSet::EMPTY;
+                }
+                _ => {}
+            }
+        }
+        events.into_iter().map(|(text, _)| text).collect()
+    }
+
+    /// The rules' part of the game state of docs/API.md: to_move, position, board, hands,
+    /// legal_moves, alliances, draw offers, outcome, and each seat's `active`.
+    pub fn view(&self) -> Map<String, Value> {
+        let mut view = with_game!(&self.game, g => rules_view(g, &self.cells));
+        view.insert("position".into(), json!(self.game.position_text()));
+        let alliance = |allies: PlayerSet, against: Player| json!({ "allies": names_of(self, allies), "against": self.seat_name(against) });
+        let (current, pending) = match self.game.as_sannin() {
+            Some(g) if !self.is_over() => {
+                let pos = g.position();
+                let allies = pos.allies();
+                let lone = self.seats().into_iter().find(|&s| !allies.contains(s) && pos.active_players().contains(s));
+                let current = match lone {
+                    Some(lone) if !allies.is_empty() => alliance(allies, lone),
+                    _ => Value::Null,
+                };
+                let pending = pos.pending_alliance().map(|f| alliance(f.allies, f.against)).unwrap_or(Value::Null);
+                (current, pending)
+            }
+            _ => (Value::Null, Value::Null),
+        };
+        view.insert("alliance".into(), current);
+        view.insert("pending_alliance".into(), pending);
+        let names = |set: PlayerSet| -> Vec<&str> { set.iter().map(|p| self.seat_name(p)).collect() };
+        view.insert("draw_offered_by".into(), json!(names(self.draw_offers)));
+        let outcome = match (self.outcome_text(), self.placings) {
+            (Some(text), placings) => {
+                let placings: Map<String, Value> = match placings {
+                    Some(placings) => self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), json!(placings[s]))).collect(),
+                    None => Map::new(),
+                };
+                json!({ "text": text, "placings": placings })
+            }
+            (None, _) => Value::Null,
+        };
+        view.insert("outcome".into(), outcome);
+        view
+    }
+
+    /// Each seat's place once the game is over, in seat order.
+    pub fn placings(&self) -> Option<Vec<u8>> {
+        self.placings.map(|placings| self.seats().into_iter().map(|s| placings[s]).collect())
+    }
+
+    /// Each seat still in the game.
+    pub fn active(&self, seat: Player) -> bool {
+        !self.out.contains(seat)
+    }
+}
+
+/// Events in words, each with the event it describes.
+fn describe<P: Rules>(pos: &P, events: &[Event]) -> Vec<(String, Option<Event>)> {
+    events.iter().map(|e| (event_text(pos, e), Some(*e))).collect()
+}
+
+/// Parses and plays a move: (canonical text, short text, events).
+#[allow(clippy::type_complexity)]
+fn play_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, String, Vec<(String, Option<Event>)>), Refusal> {
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut legal);
+    let position = game.position().clone();
+    let m = move_text::parse(&position, &legal, text).map_err(|e| Refusal(e.to_string()))?;
+    let canonical = move_text::canonical(&position, m);
+    let short = move_text::short(&position, &legal, m);
+    let events = game.play(m).map_err(|e| Refusal(e.to_string()))?;
+    Ok((canonical, short, describe(game.position(), &events)))
+}
+
+/// `Game` has no resignation of its own, so the game goes on from the position after it as a
+/// new `Game`. The history dropped cannot matter to the repetition rules: the repetition key
+/// includes who is still in the game, so no later position equals an earlier one.
+fn resign<P: Rules>(game: &mut Game<P>, seat: Player) -> Result<Vec<(String, Option<Event>)>, polyshogi::rules::IllegalMove> {
+    let mut position = game.position().clone();
+    let events = position.resign(seat)?;
+    let described = describe(&position, &events);
+    *game = Game::new(position);
+    Ok(described)
+}
+
+/// A draw by agreement, applied the same way as a resignation.
+fn agree_draw<P: Rules>(game: &mut Game<P>) -> Result<Vec<(String, Option<Event>)>, polyshogi::rules::IllegalMove> {
+    let mut position = game.position().clone();
+    let events = position.agree_draw()?;
+    let described = describe(&position, &events);
+    *game = Game::new(position);
+    Ok(described)
+}
+
+fn names_of(table: &Table, set: PlayerSet) -> Vec<&'static str> {
+    set.iter().map(|p| table.seat_name(p)).collect()
+}
+
+fn rules_view<P: Rules>(game: &Game<P>, cells: &[Cell]) -> Map<String, Value> {
+    let pos = game.position();
+    let name = |p: Player| pos.seat_name(p);
+    let mut view = Map::new();
+    let over = pos.outcome().is_some();
+    view.insert("to_move".into(), if over { Value::Null } else { json!(name(pos.to_move())) });
+    let board: Vec<Value> = cells
+        .iter()
+        .filter_map(|&cell| {
+            pos.piece_text(cell).map(|piece| {
+                json!({ "cell": pos.cell_name(cell), "seat": name(piece.player), "letter": piece.letter.to_string(), "promoted": piece.promoted })
+            })
+        })
+        .collect();
+    view.insert("board".into(), Value::Array(board));
+    let hands: Map<String, Value> = pos
+        .seats()
+        .iter()
+        .map(|&seat| {
+            let hand: Map<String, Value> = Role::DROPPABLE
+                .iter()
+                .filter_map(|&role| {
+                    let count = pos.in_hand(seat, role);
+                    (count > 0).then(|| (role.letter().to_string(), json!(count)))
+                })
+                .collect();
+            (name(seat).to_string(), Value::Object(hand))
+        })
+        .collect();
+    view.insert("hands".into(), Value::Object(hands));
+    let mut legal = MoveList::new();
+    if !over && !pos.decision_pending() {
+        game.legal_moves(&mut legal);
+    }
+    let legal_texts: Vec<String> = legal.iter().map(|&m| move_text::canonical(pos, m)).collect();
+    view.insert("legal_moves".into(), json!(legal_texts));
+    view
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polyshogi_engine::choose::SplitMix;
+
+    /// Plays random legal moves under `compulsory=confirm` until an alliance is proposed.
+    fn table_with_a_proposal() -> Table {
+        for seed in 0..500 {
+            let mut table = Table::new(Variant::Sannin, &["compulsory=confirm".to_string()]).unwrap();
+            let mut rng = SplitMix::new(seed);
+            for _ in 0..400 {
+                if table.decision_pending() {
+                    return table;
+                }
+                let Some(seat) = table.to_move() else { break };
+                let view = table.view();
+                let legal = view["legal_moves"].as_array().unwrap();
+                let choice = legal[rng.below(legal.len())].as_str().unwrap().to_string();
+                table.apply(seat, &Action::Move(choice)).unwrap();
+            }
+        }
+        panic!("no alliance was proposed in 500 random games");
+    }
+
+    #[test]
+    fn a_proposed_alliance_waits_for_both_allies() {
+        let mut table = table_with_a_proposal();
+        let allies: Vec<Player> = table.pending_answers().iter().collect();
+        assert_eq!(allies.len(), 2);
+        let lone = table.seats().into_iter().find(|s| !allies.contains(s)).unwrap();
+        assert!(table.view()["pending_alliance"].is_object());
+        assert_eq!(table.clock_runner(), None, "no clock runs while the allies think");
+        let mover = table.to_move().unwrap();
+        let err = table.apply(mover, &Action::Move("pass".into())).unwrap_err();
+        assert!(err.0.contains("answered first"), "{err}");
+        let err = table.apply(lone, &Action::Answer(true)).unwrap_err();
+        assert!(err.0.contains("not yours"), "{err}");
+
+        let mut refused = table.clone();
+        let applied = refused.apply(allies[1], &Action::Answer(false)).unwrap();
+        assert_eq!(applied.entries[0].kind, EntryKind::Decision { accept: false });
+        assert!(!refused.decision_pending());
+        assert!(refused.view()["alliance"].is_null());
+
+        let applied = table.apply(allies[0], &Action::Answer(true)).unwrap();
+        assert!(applied.entries.is_empty(), "one ally's yes is not enough");
+        assert!(table.decision_pending());
+        assert!(table.apply(allies[0], &Action::Answer(true)).unwrap_err().0.contains("already accepted"));
+        let applied = table.apply(allies[1], &Action::Answer(true)).unwrap();
+        assert_eq!(applied.detail, "accept");
+        assert_eq!(applied.entries[0].kind, EntryKind::Decision { accept: true });
+        assert!(applied.entries[0].events.iter().any(|e| e.starts_with("alliance")), "{:?}", applied.entries);
+        assert!(!table.decision_pending());
+        assert_eq!(table.view()["alliance"]["against"], table.seat_name(lone));
+    }
+}

@@ -1,0 +1,192 @@
+//! One WebSocket connection to a game: the seat its token opens (or a spectator), the state on
+//! connect and after every change, and the client's messages, checked and rate-limited.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use polyshogi::player::Player;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+use crate::api::{find_room, AppState};
+use crate::room::RoomHandle;
+use crate::table::Action;
+
+/// At most this many messages per connection per second (docs/API.md).
+pub const MESSAGES_PER_SECOND: f64 = 20.0;
+/// The longest message accepted; longer ones end the connection.
+const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let room = match find_room(&app, &id).await {
+        Ok(room) => room,
+        Err(response) => return response,
+    };
+    let token = query.get("token").cloned();
+    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(socket, room, token))
+}
+
+/// A token bucket: `MESSAGES_PER_SECOND` tokens a second, holding at most that many.
+struct RateLimit {
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new() -> RateLimit {
+        RateLimit { tokens: MESSAGES_PER_SECOND, last: Instant::now() }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * MESSAGES_PER_SECOND;
+        self.tokens = (self.tokens + refill).min(MESSAGES_PER_SECOND);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn error_message(message: &str) -> Message {
+    Message::Text(json!({ "type": "error", "message": message }).to_string().into())
+}
+
+fn state_message(state: &Value, you: Option<&str>) -> Message {
+    let mut state = state.clone();
+    if let Some(object) = state.as_object_mut() {
+        object.insert("you".into(), you.map_or(Value::Null, |name| json!(name)));
+    }
+    Message::Text(json!({ "type": "state", "game": state }).to_string().into())
+}
+
+async fn connection(mut socket: WebSocket, room: RoomHandle, token: Option<String>) {
+    let mut seat: Option<Player> = None;
+    if let Some(token) = token.filter(|t| !t.is_empty()) {
+        seat = room.seat_for_token(&token);
+        if seat.is_none() && socket.send(error_message("bad token")).await.is_err() {
+            return;
+        }
+    }
+    let you = seat.map(|s| room.seat_name(s));
+    let Some((state, mut updates)) = room.join(seat).await else {
+        let _ = socket.send(error_message("the game is not available")).await;
+        return;
+    };
+    if socket.send(state_message(&state, you)).await.is_ok() {
+        let mut limit = RateLimit::new();
+        loop {
+            tokio::select! {
+                incoming = socket.recv() => {
+                    let reply = match incoming {
+                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
+                        Some(Ok(_)) if !limit.allow() => Some("slow down".to_string()),
+                        Some(Ok(Message::Binary(_))) => Some("messages are JSON text, not binary".to_string()),
+                        Some(Ok(Message::Text(text))) => handle_text(&room, seat, text.as_str()).await.err(),
+                    };
+                    if let Some(message) = reply {
+                        if socket.send(error_message(&message)).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+                changed = updates.changed() => {
+                    if changed.is_err() {
+                        // The game's owner stopped (the server is shutting down).
+                        break;
+                    }
+                    let state = updates.borrow_and_update().clone();
+                    if socket.send(state_message(&state, you)).await.is_err() {
+                        break;
+                    }
+                }
+                // Keeps idle connections alive through proxies.
+                _ = tokio::time::sleep(Duration::from_secs(30)) => {
+                    if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    room.leave(seat).await;
+}
+
+/// Reads one client message and performs it; the error is the message for this client only.
+async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Result<(), String> {
+    let action = parse_message(text)?;
+    let (action, named_seat) = action;
+    let Some(seat) = seat else {
+        return Err("spectators cannot act: connect with a seat token".into());
+    };
+    if let Some(named) = named_seat {
+        if named != room.seat_name(seat) {
+            return Err(format!("you hold the {} seat, not {named}", room.seat_name(seat)));
+        }
+    }
+    room.act(seat, action).await
+}
+
+/// A client message: the action, and the seat it names, if it names one.
+fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(message) = value else { return Err("a message is a JSON object with a \"type\"".into()) };
+    let kind = message.get("type").and_then(Value::as_str).ok_or("a message needs a \"type\"")?;
+    let seat = match message.get("seat") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(name)) => Some(name.clone()),
+        Some(_) => return Err("\"seat\" must be a seat name".into()),
+    };
+    let action = match kind {
+        "move" => {
+            let text = message.get("move").and_then(Value::as_str).ok_or("a move message needs the move text in \"move\"")?;
+            Action::Move(text.to_string())
+        }
+        "resign" => Action::Resign,
+        "offer_draw" => Action::OfferDraw,
+        "alliance" => {
+            let accept = message.get("accept").and_then(Value::as_bool).ok_or("an alliance message needs \"accept\": true or false")?;
+            Action::Answer(accept)
+        }
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(format!("unknown message type `{shown}` (known: move, resign, offer_draw, alliance)"));
+        }
+    };
+    Ok((action, seat))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_parse_or_say_what_is_wrong() {
+        assert_eq!(parse_message(r#"{"type":"move","move":"P3c-4d"}"#), Ok((Action::Move("P3c-4d".into()), None)));
+        assert_eq!(parse_message(r#"{"type":"alliance","accept":false,"seat":"Last"}"#), Ok((Action::Answer(false), Some("Last".into()))));
+        assert!(parse_message("hello").unwrap_err().starts_with("not JSON"));
+        assert!(parse_message("[1]").is_err());
+        assert!(parse_message(r#"{"type":"castle"}"#).unwrap_err().contains("unknown message type `castle`"));
+        assert!(parse_message(r#"{"type":"move"}"#).is_err());
+        assert!(parse_message(r#"{"type":"alliance","accept":"yes"}"#).is_err());
+    }
+
+    #[test]
+    fn the_rate_limit_allows_a_burst_of_twenty() {
+        let mut limit = RateLimit::new();
+        let allowed = (0..100).filter(|_| limit.allow()).count();
+        assert!((20..100).contains(&allowed), "{allowed}");
+    }
+}

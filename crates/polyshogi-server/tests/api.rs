@@ -1,0 +1,368 @@
+//! The web API of docs/API.md against a real server on 127.0.0.1 with a SQLite file: the lobby
+//! endpoints, games with bots, spectators, tokens, every bad message, resignation, draws,
+//! clocks and the rate limit.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{json, Value};
+
+async fn server() -> (TestServer, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite:{}", dir.path().join("api.db").display());
+    (TestServer::start(&url).await, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_endpoints_and_pages() {
+    let (server, _dir) = server().await;
+    let health = server.get("/health").await;
+    assert_eq!(health.status(), 200);
+    assert_eq!(health.text().await.unwrap(), "ok");
+
+    let variants = server.get_json("/api/variants").await;
+    let sannin = variants.as_array().unwrap().iter().find(|v| v["name"] == "sannin").expect("sannin is listed");
+    assert_eq!(sannin["seats"], json!(["First", "Middle", "Last"]));
+    let options = sannin["options"].as_array().unwrap();
+    let compulsory = options.iter().find(|o| o["key"] == "compulsory").expect("the compulsory option");
+    assert_eq!(compulsory["default"], "auto");
+    assert_eq!(compulsory["values"], json!(["auto", "off", "confirm"]));
+    let max_plies = options.iter().find(|o| o["key"] == "max_plies").expect("the ply cap");
+    assert_eq!((max_plies["default"].clone(), max_plies["values"].clone()), (json!("3000"), Value::Null));
+
+    let levels = server.get_json("/api/levels").await;
+    for level in ["random", "greedy"] {
+        assert!(levels.as_array().unwrap().contains(&json!(level)), "{levels}");
+    }
+
+    let layout = server.get_json("/api/variants/sannin/layout").await;
+    assert_eq!(layout["cells"].as_array().unwrap().len(), 127);
+    assert_eq!(layout["cells"][0]["shape"], "hexagon");
+    assert_eq!(layout["marked"], json!(["7g"]));
+    assert_eq!(layout["seat_rotation"].as_array().unwrap().len(), 3);
+    assert_eq!(server.get("/api/variants/chess/layout").await.status(), 404);
+
+    for page in ["/", "/play/abc123"] {
+        let response = server.get(page).await;
+        assert_eq!(response.status(), 200, "{page}");
+        assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    }
+    assert_eq!(server.get("/static/no-such-file.js").await.status(), 404);
+    assert_eq!(server.get("/api/games/nosuchgame").await.status(), 404);
+    assert_eq!(server.get("/api/games/..%2Fetc/record").await.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_create_bodies_get_400_naming_the_field() {
+    let (server, _dir) = server().await;
+    let humans = json!([{ "kind": "human" }, { "kind": "human" }, { "kind": "human" }]);
+    let cases = [
+        (json!({ "variant": "chess", "seats": humans }), "variant"),
+        (json!({ "seats": humans }), "variant"),
+        (json!({ "variant": "sannin", "rules": ["colour=blue"], "seats": humans }), "rules"),
+        (json!({ "variant": "sannin", "rules": ["compulsory=sometimes"], "seats": humans }), "rules"),
+        (json!({ "variant": "sannin", "seats": [{ "kind": "human" }] }), "seats"),
+        (json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "bot", "level": "grandmaster" }, { "kind": "human" }] }), "seats[1].level"),
+        (json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "robot" }, { "kind": "human" }] }), "seats[1].kind"),
+        (json!({ "variant": "sannin", "clock": { "initial_ms": -5 }, "seats": humans }), "clock.initial_ms"),
+        (json!({ "variant": "sannin", "clock": "fast", "seats": humans }), "clock"),
+    ];
+    for (body, field) in cases {
+        let (status, reply) = server.post_json("/api/games", &body).await;
+        assert_eq!(status, 400, "{body} -> {reply}");
+        let error = reply["error"].as_str().expect("an error text");
+        assert!(error.starts_with(&format!("{field}:")), "{body}: the error `{error}` does not name {field}");
+    }
+    let response = reqwest::Client::new().post(server.url("/api/games")).body("{not json").send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    let reply: Value = response.json().await.unwrap();
+    assert!(reply["error"].as_str().unwrap().starts_with("body:"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_plays_two_bots_while_a_spectator_watches() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "random", "greedy"], Some((600_000, 5_000)))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created["seats"][1], json!({ "seat": "Middle", "kind": "bot", "level": "random" }));
+    assert_eq!(created["spectator_link"], format!("/play/{id}"));
+    let token = token(&created, 0);
+    assert_eq!(created["seats"][0]["link"], format!("/play/{id}?seat=First&token={token}"));
+
+    let mut spectator = server.connect(&id, None).await;
+    let first_view = spectator.until_state("the first state", |_| true).await;
+    assert_eq!(first_view["you"], Value::Null);
+    assert_eq!(first_view["position"].as_str().unwrap().split_whitespace().next(), Some("sannin"));
+
+    let mut human = server.connect(&id, Some(&token)).await;
+    let mut state = human.until_state("the first state", |_| true).await;
+    assert_eq!(state["you"], "First");
+    assert_eq!(seat_entry(&state, "First")["connected"], true);
+    assert!(seat_entry(&state, "First")["clock_ms"].is_i64());
+    // A greedy bot may mate the test player early (his moves are not good ones); the game
+    // then ends, and the test checks what was played until then.
+    let mut rounds = 0;
+    for round in 0..3 {
+        assert_eq!(state["to_move"], "First");
+        let chosen = play_some_move(&mut human, &state, 7 * round + 3).await;
+        let expected = 3 * (round + 1);
+        state = human
+            .until_state("the bots' answers", |s| (moves(s).len() == expected && s["to_move"] == "First") || !s["outcome"].is_null())
+            .await;
+        let list = moves(&state);
+        assert_eq!(list[expected - 3], chosen);
+        let seats: Vec<&str> = state["moves"].as_array().unwrap()[expected - 3..expected].iter().map(|m| m["seat"].as_str().unwrap()).collect();
+        assert_eq!(seats, ["First", "Middle", "Last"]);
+        rounds += 1;
+        if !state["outcome"].is_null() {
+            break;
+        }
+    }
+    assert!(rounds >= 2 || state["outcome"].is_null(), "the game ended in the first round: {state}");
+    let count = moves(&state).len();
+    let seen = spectator.until_state("all the moves", |s| moves(s).len() == count).await;
+    assert_eq!(moves(&seen), moves(&state));
+    assert_eq!(seen["you"], Value::Null);
+    assert_eq!(seat_entry(&seen, "Middle")["connected"], true, "bots are always there");
+
+    let record = server.get(&format!("/api/games/{id}/record")).await;
+    assert!(record.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let record = record.text().await.unwrap();
+    assert!(record.starts_with("[Variant \"sannin\"]\n"), "{record}");
+    assert!(record.contains("[Middle \"Bot (random)\"]") && record.contains("[Rules \"compulsory=off\"]"), "{record}");
+    for m in state["moves"].as_array().unwrap() {
+        assert!(record.contains(m["short"].as_str().unwrap()), "{record} lacks {m}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_a_whole_game_by_themselves() {
+    let (server, _dir) = server().await;
+    let mut body = new_game(&["greedy", "random", "greedy"], Some((3_600_000, 0)));
+    body["rules"] = json!(["compulsory=auto", "max_plies=120"]);
+    let created = server.create(body).await;
+    let id = created["id"].as_str().unwrap();
+    assert!(created["seats"].as_array().unwrap().iter().all(|s| s.get("token").is_none()));
+    let state = server.wait_state(id, "the end of the game", |s| !s["outcome"].is_null()).await;
+    assert!(moves(&state).len() <= 120);
+    assert_eq!(state["to_move"], Value::Null);
+    assert_eq!(state["outcome"]["placings"].as_object().unwrap().len(), 3);
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert!(!record.contains("[Result \"*\"]") && record.contains("[Rules \"max_plies=120\"]"), "{record}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_token_gets_an_error_and_a_spectators_view() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], None)).await;
+    let id = created["id"].as_str().unwrap();
+    let mut intruder = server.connect(id, Some("not-a-real-token")).await;
+    assert_eq!(intruder.next_error().await, "bad token");
+    let state = intruder.until_state("the state", |_| true).await;
+    assert_eq!(state["you"], Value::Null);
+    intruder.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    assert!(intruder.next_error().await.contains("spectators cannot act"));
+    assert!(moves(&server.state(id).await).is_empty());
+    // A token of another game opens nothing here either.
+    let other = server.create(new_game(&["human", "human", "human"], None)).await;
+    let mut stranger = server.connect(id, Some(&token(&other, 0))).await;
+    assert_eq!(stranger.next_error().await, "bad token");
+}
+
+/// Sends one bad message on `client` and checks that exactly one error comes back and that
+/// nothing changed: a sentinel message sent right after must be answered next.
+async fn refused(server: &TestServer, id: &str, client: &mut Client, message: Message<'_>, n: usize) -> String {
+    let before = steady(&server.state(id).await);
+    match message {
+        Message::Text(text) => client.send_text(text).await,
+        Message::Binary(bytes) => client.send_binary(bytes).await,
+    }
+    let sentinel = format!("sentinel-{n}");
+    client.send(json!({ "type": sentinel })).await;
+    let error = client.next_error().await;
+    assert!(!error.contains(&sentinel), "the bad message got no error of its own");
+    let next = client.next_error().await;
+    assert!(next.contains(&sentinel), "a second message came for one bad message: {next}");
+    assert_eq!(steady(&server.state(id).await), before, "the bad message changed the game");
+    // Stay well under the rate limit.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    error
+}
+
+enum Message<'a> {
+    Text(&'a str),
+    Binary(&'a [u8]),
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_message_gets_one_error_and_changes_nothing() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], None)).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut first = server.connect(&id, Some(&token(&created, 0))).await;
+    let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
+    let mut last = server.connect(&id, Some(&token(&created, 2))).await;
+    let all_here = |s: &Value| s["seats"].as_array().unwrap().iter().all(|seat| seat["connected"] == true);
+    for client in [&mut first, &mut middle, &mut last] {
+        client.until_state("everyone connected", all_here).await;
+    }
+    let mut spectator = server.connect(&id, None).await;
+    spectator.until_state("the state", all_here).await;
+
+    let cases: Vec<(&str, Message, &str)> = vec![
+        ("first", Message::Text("this is not JSON"), "not JSON"),
+        ("first", Message::Text("[1, 2]"), "JSON object"),
+        ("first", Message::Text(r#"{"move":"P3c-4d"}"#), "type"),
+        ("first", Message::Text(r#"{"type":"dance"}"#), "unknown message type"),
+        ("first", Message::Text(r#"{"type":"move"}"#), "move"),
+        ("first", Message::Text(r#"{"type":"move","move":""}"#), "empty"),
+        ("first", Message::Text(r#"{"type":"move","move":"P3c-"}"#), "P3c-"),
+        ("first", Message::Text(r#"{"type":"move","move":"Q3c-4d"}"#), "Q3c-4d"),
+        ("first", Message::Text(r#"{"type":"move","move":"P3c-5e"}"#), "not legal"),
+        ("first", Message::Text(r#"{"type":"move","move":"P10k-10j"}"#), "not legal"),
+        ("first", Message::Text(r#"{"type":"move","move":"P3c-4d","seat":"Middle"}"#), "not Middle"),
+        ("first", Message::Text(r#"{"type":"alliance","accept":true}"#), "no proposed alliance"),
+        ("first", Message::Text(r#"{"type":"alliance","accept":"maybe"}"#), "accept"),
+        ("first", Message::Binary(b"\x00\x01"), "binary"),
+        ("middle", Message::Text(r#"{"type":"move","move":"P10k-10j"}"#), "not your turn"),
+        ("middle", Message::Text(r#"{"type":"resign","seat":"First"}"#), "not First"),
+        ("last", Message::Text(r#"{"type":"offer_draw","seat":"Middle"}"#), "not Middle"),
+        ("spectator", Message::Text(r#"{"type":"move","move":"P3c-4d"}"#), "spectators cannot act"),
+        ("spectator", Message::Text(r#"{"type":"resign"}"#), "spectators cannot act"),
+        ("spectator", Message::Text(r#"{"type":"offer_draw"}"#), "spectators cannot act"),
+        ("spectator", Message::Text(r#"{"type":"alliance","accept":true}"#), "spectators cannot act"),
+    ];
+    for (n, (who, message, expected)) in cases.into_iter().enumerate() {
+        let client = match who {
+            "first" => &mut first,
+            "middle" => &mut middle,
+            "last" => &mut last,
+            _ => &mut spectator,
+        };
+        let error = refused(&server, &id, client, message, n).await;
+        assert!(error.contains(expected), "case {n} ({who}): `{error}` does not mention `{expected}`");
+    }
+    // Nobody else heard of any of it: each connection's next message is the answer to its own
+    // sentinel.
+    for (n, client) in [&mut first, &mut middle, &mut last, &mut spectator].into_iter().enumerate() {
+        client.send(json!({ "type": format!("quiet-{n}") })).await;
+        assert!(client.next_error().await.contains(&format!("quiet-{n}")));
+    }
+    // And the game still works: a good move reaches everyone.
+    first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    for client in [&mut first, &mut middle, &mut last, &mut spectator] {
+        let state = client.until_state("the move", |s| moves(s).len() == 1).await;
+        assert_eq!(moves(&state), ["P3c-4d"]);
+        assert_eq!(state["to_move"], "Middle");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resignation_draw_offers_and_the_end_of_the_game() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], Some((3_600_000, 0)))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut first = server.connect(&id, Some(&token(&created, 0))).await;
+    let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
+    let mut last = server.connect(&id, Some(&token(&created, 2))).await;
+
+    first.send(json!({ "type": "offer_draw" })).await;
+    first.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;
+    first.send(json!({ "type": "offer_draw" })).await;
+    assert!(first.next_error().await.contains("already offered"));
+    // Moving keeps one's own offer; playing on without offering declines it.
+    first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    let state = first.until_state("the move", |s| moves(s).len() == 1).await;
+    assert_eq!(state["draw_offered_by"], json!(["First"]));
+    middle.send(json!({ "type": "move", "move": "P10k-10j" })).await;
+    let state = middle.until_state("the move", |s| moves(s).len() == 2).await;
+    assert_eq!(state["draw_offered_by"], json!([]));
+
+    last.send(json!({ "type": "resign" })).await;
+    let state = last.until_state("the resignation", |s| seat_entry(s, "Last")["active"] == false).await;
+    assert_eq!(state["outcome"], Value::Null, "two players go on");
+    assert_eq!(state["to_move"], "First");
+    assert!(state["moves"][1]["events"].as_array().unwrap().contains(&json!("Last resigns")), "{state}");
+    last.send(json!({ "type": "offer_draw" })).await;
+    assert!(last.next_error().await.contains("no longer in the game"));
+
+    first.send(json!({ "type": "offer_draw" })).await;
+    first.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;
+    middle.send(json!({ "type": "offer_draw" })).await;
+    let state = middle.until_state("the draw", |s| !s["outcome"].is_null()).await;
+    let outcome = state["outcome"]["text"].as_str().unwrap();
+    assert!(outcome.contains("draw"), "{outcome}");
+    assert_eq!(state["outcome"]["placings"]["First"], state["outcome"]["placings"]["Middle"]);
+    assert_eq!(state["to_move"], Value::Null);
+    assert_eq!(state["legal_moves"], json!([]));
+    first.until_state("the draw", |s| !s["outcome"].is_null()).await;
+    first.send(json!({ "type": "move", "move": "P-5e" })).await;
+    assert!(first.next_error().await.contains("the game is over"));
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert!(record.contains("{Last resigns}"), "{record}");
+    assert!(!record.contains("[Result \"*\"]"), "{record}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_falls_as_a_resignation() {
+    let (server, _dir) = server().await;
+    // Tiny clocks: First, then Middle run out; Last is left and wins.
+    let created = server.create(new_game(&["human", "human", "human"], Some((300, 0)))).await;
+    let id = created["id"].as_str().unwrap();
+    let state = server.wait_state(id, "the end on time", |s| !s["outcome"].is_null()).await;
+    assert_eq!(seat_entry(&state, "First")["active"], false);
+    assert_eq!(seat_entry(&state, "Middle")["active"], false);
+    assert_eq!(seat_entry(&state, "First")["clock_ms"], 0);
+    assert_eq!(state["outcome"]["placings"]["Last"], 1);
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert!(record.contains("First's time ran out") && record.contains("Middle's time ran out"), "{record}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rate_limit_bites() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], None)).await;
+    let id = created["id"].as_str().unwrap();
+    let mut client = server.connect(id, Some(&token(&created, 0))).await;
+    client.until_state("the state", |_| true).await;
+    let before = steady(&server.state(id).await);
+    const BURST: usize = 100;
+    for n in 0..BURST {
+        client.feed(&json!({ "type": format!("burst-{n}") }).to_string()).await;
+    }
+    client.flush().await;
+    let mut slow_down = 0;
+    for _ in 0..BURST {
+        let error = client.next_error().await;
+        if error == "slow down" {
+            slow_down += 1;
+        } else {
+            assert!(error.contains("burst-"), "{error}");
+        }
+    }
+    assert!(slow_down > 0, "100 messages at once were all accepted");
+    assert_eq!(steady(&server.state(id).await), before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnecting_resumes_the_game() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "random", "random"], Some((3_600_000, 1_000)))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = token(&created, 0);
+    let mut human = server.connect(&id, Some(&token)).await;
+    let state = human.until_state("the state", |_| true).await;
+    play_some_move(&mut human, &state, 5).await;
+    let state = human.until_state("the answers", |s| moves(s).len() == 3).await;
+    human.close().await;
+    server.wait_state(&id, "First to be gone", |s| seat_entry(s, "First")["connected"] == false).await;
+    let mut again = server.connect(&id, Some(&token)).await;
+    let resumed = again.until_state("the state", |_| true).await;
+    assert_eq!(resumed["you"], "First");
+    assert_eq!(moves(&resumed), moves(&state));
+    assert_eq!(seat_entry(&resumed, "First")["connected"], true);
+    play_some_move(&mut again, &resumed, 1).await;
+    again.until_state("the answers", |s| moves(s).len() == 6).await;
+}

@@ -1,0 +1,228 @@
+//! Shared by the server tests: a real server on its own runtime (so a test can kill it the
+//! hard way), an HTTP client, and WebSocket clients that wait for states.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use polyshogi_server::Server;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for something that should happen, before it fails. Not a timing
+/// assertion: only a way not to hang forever.
+pub const PATIENCE: Duration = Duration::from_secs(90);
+
+/// A server running on a runtime of its own, so that killing it drops every task at once, as
+/// a killed process would: no shutdown code runs, nothing is flushed.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl TestServer {
+    pub async fn start(database: &str) -> TestServer {
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
+        let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
+        let database = database.to_string();
+        let started = runtime.spawn(async move {
+            // The server's tasks live on in this runtime after `Server` is dropped.
+            Server::start("127.0.0.1:0", &database).await.map(|server| server.addr())
+        });
+        let addr = started.await.expect("the start task ran").expect("the server starts");
+        TestServer { addr, runtime: Some(runtime) }
+    }
+
+    /// Kills the server: every task is dropped where it stands.
+    pub fn kill(mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        reqwest::get(self.url(path)).await.expect("the server answers")
+    }
+
+    pub async fn get_json(&self, path: &str) -> Value {
+        let response = self.get(path).await;
+        assert!(response.status().is_success(), "GET {path}: {}", response.status());
+        response.json().await.expect("JSON")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
+        let response = reqwest::Client::new().post(self.url(path)).json(body).send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("JSON"))
+    }
+
+    /// Creates a game; answers the creation reply.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, reply) = self.post_json("/api/games", &body).await;
+        assert_eq!(status, 201, "{reply}");
+        reply
+    }
+
+    pub async fn state(&self, id: &str) -> Value {
+        self.get_json(&format!("/api/games/{id}")).await
+    }
+
+    /// Polls the game state until `pred` holds.
+    pub async fn wait_state(&self, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let state = self.state(id).await;
+            if pred(&state) {
+                return state;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "gave up waiting for {what}; last state: {state}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn connect(&self, id: &str, token: Option<&str>) -> Client {
+        Client::connect(self.addr, id, token).await
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// A game of three seats: `seats` like `["human", "random", "greedy"]`.
+pub fn new_game(seats: &[&str], clock: Option<(i64, i64)>) -> Value {
+    let seats: Vec<Value> =
+        seats.iter().map(|&s| if s == "human" { json!({ "kind": "human" }) } else { json!({ "kind": "bot", "level": s }) }).collect();
+    let clock = clock.map(|(initial, increment)| json!({ "initial_ms": initial, "increment_ms": increment }));
+    json!({ "variant": "sannin", "rules": ["compulsory=off"], "clock": clock, "seats": seats })
+}
+
+/// The token of seat `index` in a creation reply.
+pub fn token(created: &Value, index: usize) -> String {
+    created["seats"][index]["token"].as_str().expect("a human seat has a token").to_string()
+}
+
+pub fn moves(state: &Value) -> Vec<String> {
+    state["moves"].as_array().expect("moves").iter().map(|m| m["move"].as_str().expect("move text").to_string()).collect()
+}
+
+pub fn seat_entry<'a>(state: &'a Value, name: &str) -> &'a Value {
+    state["seats"].as_array().expect("seats").iter().find(|s| s["seat"] == name).expect("the seat is listed")
+}
+
+/// The state without what changes by itself (clocks, who is connected).
+pub fn steady(state: &Value) -> Value {
+    let mut state = state.clone();
+    for seat in state["seats"].as_array_mut().expect("seats") {
+        seat.as_object_mut().expect("a seat").remove("clock_ms");
+        seat.as_object_mut().expect("a seat").remove("connected");
+    }
+    state.as_object_mut().expect("a state").remove("you");
+    state
+}
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
+        let url = match token {
+            Some(token) => format!("ws://{addr}/api/games/{id}/ws?token={token}"),
+            None => format!("ws://{addr}/api/games/{id}/ws"),
+        };
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
+        Client { ws }
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.expect("sent");
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    /// Queues a message without flushing (for bursts).
+    pub async fn feed(&mut self, text: &str) {
+        self.ws.feed(Message::Text(text.into())).await.expect("queued");
+    }
+
+    pub async fn flush(&mut self) {
+        self.ws.flush().await.expect("flushed");
+    }
+
+    pub async fn send_binary(&mut self, bytes: &[u8]) {
+        self.ws.send(Message::Binary(bytes.to_vec().into())).await.expect("sent");
+    }
+
+    /// The next JSON message from the server.
+    pub async fn next(&mut self) -> Value {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        self.next_before(deadline).await.expect("a message within the patience")
+    }
+
+    /// The next JSON message, or `None` if none comes before `deadline`.
+    pub async fn next_before(&mut self, deadline: tokio::time::Instant) -> Option<Value> {
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.ws.next()).await.ok()?.expect("the connection is open").expect("a good frame");
+            match message {
+                Message::Text(text) => return Some(serde_json::from_str(text.as_str()).expect("the server sends JSON")),
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("unexpected frame {other:?}"),
+            }
+        }
+    }
+
+    /// The next message, which must be an error; answers its text.
+    pub async fn next_error(&mut self) -> String {
+        let message = self.next().await;
+        assert_eq!(message["type"], "error", "expected an error, got {message}");
+        message["message"].as_str().expect("an error message").to_string()
+    }
+
+    /// Reads states until one satisfies `pred` (error messages are not expected meanwhile).
+    pub async fn until_state(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        let mut last = Value::Null;
+        loop {
+            let Some(message) = self.next_before(deadline).await else {
+                panic!("gave up waiting for {what}; the last state was {last}");
+            };
+            assert_eq!(message["type"], "state", "while waiting for {what}: {message}");
+            if pred(&message["game"]) {
+                return message["game"].clone();
+            }
+            last = message["game"].clone();
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Plays one of the seat's legal moves and returns its text. It picks (by `pick`) among the
+/// quiet pawn steps when there are any, so that the test player does not throw his game away
+/// to the bots before the test is done with it.
+pub async fn play_some_move(client: &mut Client, state: &Value, pick: usize) -> String {
+    let legal: Vec<&str> = state["legal_moves"].as_array().expect("legal moves").iter().map(|m| m.as_str().expect("a move text")).collect();
+    assert!(!legal.is_empty(), "no legal move in {state}");
+    let quiet: Vec<&str> = legal.iter().copied().filter(|m| m.starts_with('P') && m.contains('-') && !m.ends_with('+')).collect();
+    let candidates = if quiet.is_empty() { &legal } else { &quiet };
+    let chosen = candidates[pick % candidates.len()].to_string();
+    client.send(json!({ "type": "move", "move": chosen })).await;
+    chosen
+}

@@ -1,0 +1,233 @@
+//! The same storage suite against a SQLite file and against a real PostgreSQL: the `Store`
+//! round trip, and a server killed mid-game and started again on the same database, after
+//! which the game goes on with no move lost and the bots still moving.
+//!
+//! PostgreSQL is reached through `POLYSHOGI_TEST_POSTGRES_URL` (scripts/postgres.sh prints
+//! one). Without it the PostgreSQL tests say so and pass, unless `POLYSHOGI_REQUIRE_POSTGRES=1`.
+
+mod common;
+
+use std::io::Write;
+use std::time::Duration;
+
+use common::*;
+use polyshogi_server::store::{ActionKind, SqlStore, Store, StoredAction, StoredGame, StoredSeat};
+use serde_json::Value;
+use sqlx::Executor;
+
+fn sqlite_url(dir: &tempfile::TempDir) -> String {
+    format!("sqlite:{}", dir.path().join("games.db").display())
+}
+
+/// A fresh PostgreSQL database for this test (and the name to drop afterwards, if it is one
+/// of its own), or `None` (with a notice) when none is configured.
+async fn postgres_url(test: &str) -> Option<(String, Option<String>)> {
+    let Ok(url) = std::env::var("POLYSHOGI_TEST_POSTGRES_URL") else {
+        if std::env::var("POLYSHOGI_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+            panic!("POLYSHOGI_REQUIRE_POSTGRES=1 but POLYSHOGI_TEST_POSTGRES_URL is not set (run scripts/postgres.sh)");
+        }
+        // Written past the test harness's capture, so that a plain `cargo test` shows it.
+        let notice = format!("\nNOTICE: the PostgreSQL {test} test did not run: POLYSHOGI_TEST_POSTGRES_URL is not set (eval \"$(scripts/postgres.sh)\" sets it)\n");
+        let _ = std::io::stderr().write_all(notice.as_bytes());
+        return None;
+    };
+    // Each test gets a database of its own, so that games of earlier runs are not resumed.
+    let name = format!("polyshogi_test_{}_{}", test, polyshogi_server::tokens::new_game_id());
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&url).await.expect("PostgreSQL answers at POLYSHOGI_TEST_POSTGRES_URL");
+    match pool.execute(format!("CREATE DATABASE {name}").as_str()).await {
+        Ok(_) => {
+            pool.close().await;
+            Some((with_database(&url, &name), Some(name)))
+        }
+        Err(e) => {
+            eprintln!("NOTICE: cannot create a database of its own ({e}); {test} uses the one in the URL");
+            pool.close().await;
+            Some((url, None))
+        }
+    }
+}
+
+/// Drops a test's own database (best effort: a leftover only costs disk in a throwaway cluster).
+async fn drop_database(name: Option<String>) {
+    let (Some(name), Ok(url)) = (name, std::env::var("POLYSHOGI_TEST_POSTGRES_URL")) else { return };
+    if let Ok(pool) = sqlx::AnyPool::connect(&url).await {
+        if let Err(e) = pool.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await {
+            eprintln!("NOTICE: could not drop {name}: {e}");
+        }
+        pool.close().await;
+    }
+}
+
+/// The URL with its database name replaced.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let path_start = base[scheme_end..].find('/').map(|i| scheme_end + i).unwrap_or(base.len());
+    let mut out = format!("{}/{name}", &base[..path_start]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+fn sample_game(id: &str) -> StoredGame {
+    StoredGame {
+        id: id.to_string(),
+        variant: "sannin".into(),
+        rules: vec!["compulsory=off".into(), "max_plies=500".into()],
+        start_position: None,
+        clock: Some((600_000, 5_000)),
+        created_ms: 1_700_000_000_000,
+        seats: vec![
+            StoredSeat::Human { token_hash: "ab".repeat(32) },
+            StoredSeat::Bot { level: "random".into() },
+            StoredSeat::Bot { level: "greedy".into() },
+        ],
+        finished: false,
+        result: None,
+        actions: Vec::new(),
+    }
+}
+
+fn action(seq: i64, seat: usize, kind: ActionKind, detail: &str, clocks: Option<Vec<i64>>) -> StoredAction {
+    StoredAction { seq, seat, kind, detail: detail.into(), clocks, created_ms: 1_700_000_000_000 + seq }
+}
+
+/// What every store must do.
+async fn store_suite(url: &str) {
+    let store = SqlStore::connect(url).await.expect("the database opens and migrates");
+    // Migrations run again harmlessly.
+    let store_again = SqlStore::connect(url).await.expect("a second start migrates nothing");
+    store_again.close().await;
+
+    let id = polyshogi_server::tokens::new_game_id();
+    let game = sample_game(&id);
+    store.create_game(&game).await.unwrap();
+    assert!(store.create_game(&game).await.is_err(), "the same id twice");
+    assert_eq!(store.load_game(&id).await.unwrap(), Some(game.clone()));
+    assert!(store.unfinished_games().await.unwrap().contains(&id));
+    assert_eq!(store.load_game("nosuchgame").await.unwrap(), None);
+
+    let actions = vec![
+        action(0, 0, ActionKind::Move, "P3c-4d", Some(vec![601_000, 600_000, 600_000])),
+        action(1, 1, ActionKind::OfferDraw, "", Some(vec![601_000, 599_000, 600_000])),
+        action(2, 1, ActionKind::Move, "P10k-10j", Some(vec![601_000, 603_000, 600_000])),
+        action(3, 2, ActionKind::Answer, "accept", None),
+    ];
+    for a in &actions {
+        store.append_action(&id, a, None).await.unwrap();
+    }
+    // A second action with the same number is refused and changes nothing.
+    assert!(store.append_action(&id, &action(2, 2, ActionKind::Resign, "", None), None).await.is_err());
+    let loaded = store.load_game(&id).await.unwrap().unwrap();
+    assert_eq!(loaded.actions, actions);
+    assert!(!loaded.finished);
+
+    store.append_action(&id, &action(4, 2, ActionKind::Flag, "", None), Some("Middle wins (LastStanding)")).await.unwrap();
+    let loaded = store.load_game(&id).await.unwrap().unwrap();
+    assert!(loaded.finished);
+    assert_eq!(loaded.result.as_deref(), Some("Middle wins (LastStanding)"));
+    assert_eq!(loaded.actions.len(), 5);
+    assert!(!store.unfinished_games().await.unwrap().contains(&id));
+    store.close().await;
+}
+
+/// Plays against two bots, kills the server right after one of the human's moves is
+/// acknowledged, starts a new server on the same database and plays on.
+async fn restart_suite(url: &str) {
+    let server = TestServer::start(url).await;
+    // A short game of bots that ends before the kill: it is read back from storage on demand.
+    let mut short = new_game(&["random", "random", "random"], None);
+    short["rules"] = serde_json::json!(["max_plies=30"]);
+    let short_id = server.create(short).await["id"].as_str().unwrap().to_string();
+    let finished = server.wait_state(&short_id, "the short game's end", |s| !s["outcome"].is_null()).await;
+    let created = server.create(new_game(&["human", "random", "random"], Some((3_600_000, 2_000)))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = token(&created, 0);
+    let mut human = server.connect(&id, Some(&token)).await;
+    let mut state = human.until_state("the state", |_| true).await;
+    for round in 0..3 {
+        play_some_move(&mut human, &state, 11 * round + 2).await;
+        let expected = 3 * (round + 1);
+        state = human.until_state("the bots' answers", |s| moves(s).len() == expected && s["to_move"] == "First").await;
+    }
+    // One more move: as soon as it is acknowledged, the server dies (the bots may or may not
+    // have answered by then).
+    let chosen = play_some_move(&mut human, &state, 4).await;
+    let acknowledged = human.until_state("the acknowledgement", |s| moves(s).len() >= 10).await;
+    assert_eq!(moves(&acknowledged)[9], chosen);
+    let clock_before = seat_entry(&acknowledged, "First")["clock_ms"].as_i64().unwrap();
+    server.kill();
+    drop(human);
+
+    let server = TestServer::start(url).await;
+    assert_eq!(steady(&server.state(&short_id).await), steady(&finished), "a finished game reads back as it ended");
+    let resumed = server.state(&id).await;
+    let before = moves(&acknowledged);
+    assert_eq!(moves(&resumed)[..before.len()], before[..], "an acknowledged move was lost");
+    // The bots move by themselves after the restart, until it is First's turn again.
+    let state = server.wait_state(&id, "the bots after the restart", |s| moves(s).len() == 12 && s["to_move"] == "First").await;
+    assert_eq!(moves(&state)[..before.len()], before[..]);
+    // First's clock was stored with his move, and has not run since (it runs again only on
+    // his turn, from the restart on).
+    let clock_after = seat_entry(&state, "First")["clock_ms"].as_i64().unwrap();
+    assert!(clock_after <= clock_before, "{clock_after} > {clock_before}");
+
+    let mut human = server.connect(&id, Some(&token)).await;
+    let state = human.until_state("the state", |_| true).await;
+    assert_eq!(state["you"], "First");
+    play_some_move(&mut human, &state, 9).await;
+    let state = human.until_state("the bots' answers", |s| moves(s).len() == 15 && s["to_move"] == "First").await;
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    for m in state["moves"].as_array().unwrap() {
+        assert!(record.contains(m["short"].as_str().unwrap()), "{record} lacks {m}");
+    }
+    // A second kill while a bot may be thinking; a game in storage is never half-written.
+    server.kill();
+    let server = TestServer::start(url).await;
+    let state = server.wait_state(&id, "First's turn", |s| s["to_move"] == "First").await;
+    assert!(moves(&state).len() >= 15);
+    assert_eq!(state["outcome"], Value::Null);
+    // Give the killed runtimes' connections a moment to close before the database goes away.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_store() {
+    let dir = tempfile::tempdir().unwrap();
+    store_suite(&sqlite_url(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_restart_continues_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    restart_suite(&sqlite_url(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_store() {
+    if let Some((url, own)) = postgres_url("store").await {
+        store_suite(&url).await;
+        drop_database(own).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_restart_continues_every_game() {
+    if let Some((url, own)) = postgres_url("restart").await {
+        restart_suite(&url).await;
+        drop_database(own).await;
+    }
+}
+
+#[test]
+fn database_names_are_replaced_in_urls() {
+    assert_eq!(with_database("postgres://u@h:5/db", "x"), "postgres://u@h:5/x");
+    assert_eq!(with_database("postgres://u@h:5/db?sslmode=disable", "x"), "postgres://u@h:5/x?sslmode=disable");
+    assert_eq!(with_database("postgres://u@h:5", "x"), "postgres://u@h:5/x");
+}
