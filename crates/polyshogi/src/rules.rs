@@ -110,6 +110,12 @@ pub trait Rules: Clone + fmt::Debug {
         Err(IllegalMove::NotLegal)
     }
 
+    /// What players must be told about the start array, where it is not the designer's own
+    /// (Three Player Hex Shogi 91's reconstruction).
+    fn setup_note(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The rule options that differ from the variant's defaults, as `key=value`.
     fn non_default_options(&self) -> Vec<String> {
         Vec::new()

@@ -60,6 +60,9 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
     if !options.is_empty() {
         text.push_str(&format!("[Rules \"{}\"]\n", options.join(";")));
     }
+    if let Some(note) = game.start().setup_note() {
+        text.push_str(&format!("[SetupNote \"{}\"]\n", escape(note)));
+    }
     if let Some(position) = start_position {
         text.push_str(&format!("[Position \"{}\"]\n", escape(position)));
     }

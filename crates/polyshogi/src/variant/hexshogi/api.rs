@@ -11,6 +11,10 @@ use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
 use crate::variant::Variant;
 
 impl Rules for HexShogiPosition {
+    fn setup_note(&self) -> Option<&'static str> {
+        self.is_three_player().then_some(super::TPHS91_SETUP_NOTE)
+    }
+
     fn variant(&self) -> Variant {
         self.rules.variant.variant()
     }
