@@ -2,6 +2,7 @@
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
+mod match_cmd;
 mod records;
 
 use std::path::PathBuf;
@@ -62,6 +63,8 @@ enum Command {
         /// A file holding a record or a position string, or a position string itself.
         input: String,
     },
+    /// Play engines against each other: every seat order, random openings, a results table.
+    Match(match_cmd::MatchArgs),
     /// Speak the engine protocol (USI-derived, docs/PROTOCOL.md) on stdin and stdout.
     Engine,
     /// Serve the web API and the browser client (docs/API.md) until Ctrl-C.
@@ -163,6 +166,7 @@ fn run(command: Command) -> Result<()> {
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input } => records::show_command(&input)?,
         Command::Bench { depth } => bench::run(depth),
+        Command::Match(args) => match_cmd::run(args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
         Command::Serve { addr, database } => polyshogi_server::run(&addr, &database)?,
     }

@@ -1,50 +1,112 @@
-//! Choosing a move. Two simple engines for now: `random` plays any legal move, `greedy`
-//! looks one ply ahead for a win or the most valuable capture.
+//! Choosing a move: the engines a player can pick (`EngineKind`), the limits of one search,
+//! and the two simple engines — `random` plays any legal move, `greedy` looks one ply ahead
+//! for a win or the most valuable capture. The searching engines live in `engine` and `search`.
+
+use std::sync::atomic::AtomicBool;
 
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::outcome::Outcome;
+use polyshogi::variant::Variant;
 use polyshogi::{Game, Rules};
+
+use crate::engine::Engine;
+use crate::eval::Evaluate;
+use crate::time::Clock;
 
 /// The engines a player can pick.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum EngineKind {
     Random,
     Greedy,
+    /// Iterative-deepening PVS alpha-beta (two players; with three it searches paranoid).
+    AlphaBeta,
+    /// Paranoid alpha-beta: the other seats play together against the root seat.
+    Paranoid,
+    /// Best-Reply Search (BRS+).
+    Brs,
+    /// Max^n: a value per seat, each seat maximising its own.
+    MaxN,
+    /// Monte Carlo tree search (UCT) with a value per seat.
+    Mcts,
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 2] = [EngineKind::Random, EngineKind::Greedy];
+    pub const ALL: [EngineKind; 7] = [
+        EngineKind::Random,
+        EngineKind::Greedy,
+        EngineKind::AlphaBeta,
+        EngineKind::Paranoid,
+        EngineKind::Brs,
+        EngineKind::MaxN,
+        EngineKind::Mcts,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Random => "random",
             EngineKind::Greedy => "greedy",
+            EngineKind::AlphaBeta => "alphabeta",
+            EngineKind::Paranoid => "paranoid",
+            EngineKind::Brs => "brs",
+            EngineKind::MaxN => "maxn",
+            EngineKind::Mcts => "mcts",
         }
     }
 
     pub fn from_name(name: &str) -> Option<EngineKind> {
         EngineKind::ALL.into_iter().find(|k| k.name() == name)
     }
+
+    /// Whether the engine searches (and so honours depth, nodes and time).
+    pub fn searches(self) -> bool {
+        !matches!(self, EngineKind::Random | EngineKind::Greedy)
+    }
+
+    /// The strongest engine for a game, as measured in docs/STRENGTH.md.
+    pub fn best_for(variant: Variant) -> EngineKind {
+        match variant {
+            Variant::HexShogi91 | Variant::Sankaku => EngineKind::AlphaBeta,
+            Variant::Sannin => EngineKind::Paranoid,
+            Variant::Tphs91 => EngineKind::Paranoid,
+        }
+    }
 }
 
 /// How long or how deep to think. The simple engines decide at once and only honour `seed`.
+/// A searching engine given no limit at all (and not `infinite`) searches to a small default
+/// depth (`Engine::DEFAULT_DEPTH`, or `DEFAULT_ITERATIONS` for MCTS).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
+    /// Positions visited (MCTS counts the positions of its descents and leaf searches too).
     pub nodes: Option<u64>,
     pub movetime_ms: Option<u64>,
+    /// The game clock of the player to move.
+    pub clock: Option<Clock>,
+    /// Search until stopped (the stop flag), with no limit of its own.
+    pub infinite: bool,
     /// Seeds the random choices, so a game can be reproduced.
     pub seed: u64,
+}
+
+impl Limits {
+    /// True when nothing limits the search.
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.movetime_ms.is_none() && self.clock.is_none()
+    }
 }
 
 /// The chosen move and what the search saw.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SearchResult {
     pub best: Option<Move>,
+    /// The last depth searched in full (MCTS: the length of its principal variation).
     pub depth: u32,
     pub nodes: u64,
     /// The score of each seat, in centipawns, from that seat's point of view.
     pub scores: Vec<i32>,
+    /// The expected continuation, starting with `best`.
+    pub pv: Vec<Move>,
 }
 
 /// A small deterministic generator (SplitMix64): engines must be reproducible from a seed.
@@ -85,20 +147,28 @@ fn letter_value(letter: char, promoted: bool) -> i32 {
 }
 
 impl EngineKind {
-    pub fn choose<P: Rules>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
+    /// Chooses a move with a fresh engine of this kind (no stop flag, a small table): for one-off
+    /// calls. Games should keep an `Engine` per seat, whose tables carry over between moves.
+    pub fn choose<P: Evaluate>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        Engine::with_hash(self, 4).think(game, limits, &stop, &mut |_| {})
+    }
+
+    /// The random and greedy engines.
+    pub(crate) fn choose_simple<P: Rules>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         let seats = game.position().seats().len();
         let mut rng = SplitMix::new(limits.seed ^ game.moves().len() as u64);
         if moves.is_empty() {
-            return SearchResult { best: None, depth: 0, nodes: 0, scores: vec![0; seats] };
+            return SearchResult { best: None, depth: 0, nodes: 0, scores: vec![0; seats], pv: Vec::new() };
         }
         match self {
             EngineKind::Random => {
                 let best = moves[rng.below(moves.len())];
-                SearchResult { best: Some(best), depth: 0, nodes: 1, scores: vec![0; seats] }
+                SearchResult { best: Some(best), depth: 0, nodes: 1, scores: vec![0; seats], pv: vec![best] }
             }
-            EngineKind::Greedy => greedy(game, &moves, &mut rng, seats),
+            _ => greedy(game, &moves, &mut rng, seats),
         }
     }
 }
@@ -124,7 +194,7 @@ fn greedy<P: Rules>(game: &Game<P>, moves: &[Move], rng: &mut SplitMix, seats: u
     let (score, _, m) = best.expect("moves is not empty");
     let mut scores = vec![0; seats];
     scores[mover.index()] = score;
-    SearchResult { best: Some(m), depth: 1, nodes: moves.len() as u64, scores }
+    SearchResult { best: Some(m), depth: 1, nodes: moves.len() as u64, scores, pv: vec![m] }
 }
 
 /// The value of the pieces a move takes off the board (an illumination may take several).

@@ -1,24 +1,45 @@
 //! The engine protocol (docs/PROTOCOL.md): USI's line protocol over stdin/stdout, extended to
 //! every variant and to three players. A bad line gets `info string error: …` and changes
 //! nothing.
+//!
+//! The simple engines (`random`, `greedy`) answer `go` at once, in line. A searching engine
+//! thinks on a thread of its own while commands are read: `stop` ends the search (its
+//! `bestmove` follows), `isready` during `go infinite` answers at once, and any other command
+//! waits for the search to end first, so replies keep their order.
 
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::ScopedJoinHandle;
+use std::time::{Duration, Instant};
 
-use polyshogi::mv::MoveList;
+use polyshogi::mv::{Move, MoveList};
 use polyshogi::notation::move_text;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
 
 use crate::choose::{EngineKind, Limits};
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::{Evaluate, Weights};
+use crate::levels::Level;
+use crate::search::Info;
+use crate::time::Clock;
+
+/// Stack for the search thread: deep searches recurse with large frames.
+const SEARCH_STACK: usize = 64 * 1024 * 1024;
 
 /// The engine's state between commands.
 struct Session {
     variant: Variant,
     rules: Vec<String>,
     engine: EngineKind,
+    level: Option<Level>,
+    hash_mb: usize,
+    weights: Weights,
     seed: u64,
     game: AnyGame,
+    /// The searching engine, kept between moves of a game (its tables carry over).
+    searcher: Option<Engine>,
 }
 
 impl Session {
@@ -28,52 +49,146 @@ impl Session {
             variant,
             rules: Vec::new(),
             engine: EngineKind::Greedy,
+            level: None,
+            hash_mb: EngineOptions::default().hash_mb,
+            weights: Weights::default(),
             seed: 0,
             game: AnyGame::new::<String>(variant, &[]).expect("the default variant starts"),
+            searcher: None,
+        }
+    }
+
+    /// The engine kind `go` uses: the level's choice when a level is set.
+    fn kind(&self) -> EngineKind {
+        match self.level {
+            Some(level) => level.settings(self.variant).kind,
+            None => self.engine,
+        }
+    }
+
+    /// The searching engine for the next `go`, made afresh when its settings changed.
+    fn take_searcher(&mut self) -> Engine {
+        let kind = self.kind();
+        let mut options = EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0 };
+        if let Some(level) = self.level {
+            options = level.options(self.variant, options);
+        }
+        match self.searcher.take() {
+            Some(engine) if engine.kind == kind && engine.options == options => engine,
+            _ => Engine::with_options(kind, options),
         }
     }
 }
 
+/// A search running on its own thread.
+struct Running<'scope> {
+    handle: ScopedJoinHandle<'scope, Engine>,
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+}
+
 /// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, output: &mut impl Write) -> std::io::Result<()> {
-    let mut session = Session::new();
-    for line in input.lines() {
-        let line = line?;
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let reply = match command {
-            "usi" => Ok(usi_reply()),
-            "isready" => Ok(vec!["readyok".to_string()]),
-            "setoption" => set_option(&mut session, rest).map(|()| Vec::new()),
-            "usinewgame" => new_game(&session).map(|game| {
-                session.game = game;
-                Vec::new()
-            }),
-            "position" => set_position(&session, rest).map(|game| {
-                session.game = game;
-                Vec::new()
-            }),
-            "go" => go(&session, rest),
-            // The simple engines answer `go` at once, so there is never a search to stop.
-            "stop" => Ok(Vec::new()),
-            "quit" => break,
-            _ => Err(format!("unknown command `{command}`")),
+pub fn run<W: Write + Send>(input: impl BufRead, output: &mut W) -> std::io::Result<()> {
+    let output = Mutex::new(output);
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        let mut session = Session::new();
+        let mut running: Option<Running<'_>> = None;
+        let write_lines = |lines: &[String]| -> std::io::Result<()> {
+            let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+            for line in lines {
+                writeln!(out, "{line}")?;
+            }
+            out.flush()
         };
-        let lines = reply.unwrap_or_else(|error| vec![format!("info string error: {error}")]);
-        for line in lines {
-            writeln!(output, "{line}")?;
+        for line in input.lines() {
+            let line = line?;
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+            // Commands that act on a running search.
+            if let Some(search) = running.take() {
+                match command {
+                    "stop" | "quit" => search.stop.store(true, Ordering::Relaxed),
+                    "isready" if search.infinite => {
+                        write_lines(&["readyok".to_string()])?;
+                        running = Some(search);
+                        continue;
+                    }
+                    _ => {}
+                }
+                session.searcher = Some(search.handle.join().unwrap_or_else(|_| Engine::new(EngineKind::Greedy)));
+                if command == "stop" {
+                    continue;
+                }
+            }
+            let reply = match command {
+                "usi" => Ok(usi_reply()),
+                "isready" => Ok(vec!["readyok".to_string()]),
+                "setoption" => set_option(&mut session, rest).map(|()| Vec::new()),
+                "usinewgame" => new_game(&session).map(|game| {
+                    session.game = game;
+                    if let Some(engine) = &mut session.searcher {
+                        engine.new_game();
+                    }
+                    Vec::new()
+                }),
+                "position" => set_position(&session, rest).map(|game| {
+                    session.game = game;
+                    Vec::new()
+                }),
+                "go" => match parse_go(&session, rest) {
+                    Err(e) => Err(e),
+                    Ok(limits) if !session.kind().searches() => Ok(go_at_once(&session, &limits)),
+                    Ok(limits) => {
+                        let stop = Arc::new(AtomicBool::new(false));
+                        let mut engine = session.take_searcher();
+                        let game = session.game.clone();
+                        let level = session.level;
+                        let flag = Arc::clone(&stop);
+                        let output = &output;
+                        let handle = std::thread::Builder::new()
+                            .name("search".to_string())
+                            .stack_size(SEARCH_STACK)
+                            .spawn_scoped(scope, move || {
+                                let lines = with_game!(&game, g => search_lines(g, &mut engine, limits, level, &flag, output));
+                                // `go infinite` answers only when stopped.
+                                while limits.infinite && !flag.load(Ordering::Relaxed) {
+                                    std::thread::sleep(Duration::from_millis(2));
+                                }
+                                let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+                                for line in lines {
+                                    let _ = writeln!(out, "{line}");
+                                }
+                                let _ = out.flush();
+                                engine
+                            })?;
+                        running = Some(Running { handle, stop, infinite: limits.infinite });
+                        Ok(Vec::new())
+                    }
+                },
+                // Nothing is searching (a running search was handled above).
+                "stop" => Ok(Vec::new()),
+                "quit" => break,
+                _ => Err(format!("unknown command `{command}`")),
+            };
+            let lines = reply.unwrap_or_else(|error| vec![format!("info string error: {error}")]);
+            write_lines(&lines)?;
         }
-        output.flush()?;
-    }
-    Ok(())
+        // The input ended (or `quit`): a search still running is stopped and answers.
+        if let Some(search) = running.take() {
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.handle.join();
+        }
+        Ok(())
+    })
 }
 
 fn usi_reply() -> Vec<String> {
     let variants: Vec<String> = Variant::ALL.iter().map(|v| format!("var {}", v.name())).collect();
     let engines: Vec<String> = EngineKind::ALL.iter().map(|e| format!("var {}", e.name())).collect();
+    let levels: Vec<String> = Level::ALL.iter().map(|l| format!("var {}", l.name())).collect();
     vec![
         format!("id name polyshogi {}", env!("CARGO_PKG_VERSION")),
         "id author the polyshogi developers".to_string(),
@@ -81,6 +196,9 @@ fn usi_reply() -> Vec<String> {
         format!("option name Engine type combo default greedy {}", engines.join(" ")),
         "option name Seed type spin default 0 min 0 max 4294967295".to_string(),
         "option name Rule type string default <empty>".to_string(),
+        format!("option name Level type combo default <none> {}", levels.join(" ")),
+        format!("option name Hash type spin default {} min 1 max 4096", EngineOptions::default().hash_mb),
+        "option name Weight type string default <empty>".to_string(),
         "usiok".to_string(),
     ]
 }
@@ -99,7 +217,26 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             session.game = game;
         }
         "Engine" => {
-            session.engine = EngineKind::from_name(value).ok_or_else(|| format!("unknown engine `{value}` (random, greedy)"))?;
+            let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+            session.engine = EngineKind::from_name(value)
+                .ok_or_else(|| format!("unknown engine `{value}` ({})", names.join(", ")))?;
+            session.level = None;
+        }
+        "Level" => {
+            let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            session.level = Some(Level::from_name(value).ok_or_else(|| format!("unknown level `{value}` ({})", names.join(", ")))?);
+        }
+        "Hash" => {
+            let mb: usize = value.parse().map_err(|_| format!("`{value}` is not a size in MiB"))?;
+            if !(1..=4096).contains(&mb) {
+                return Err(format!("hash size {mb} MiB is out of range (1..4096)"));
+            }
+            session.hash_mb = mb;
+        }
+        "Weight" => {
+            let mut weights = session.weights;
+            weights.set(value)?;
+            session.weights = weights;
         }
         "Seed" => session.seed = value.parse().map_err(|_| format!("`{value}` is not a seed (a whole number)"))?,
         "Rule" => {
@@ -109,7 +246,7 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             session.rules = rules;
             session.game = game;
         }
-        other => return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule)")),
+        other => return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule, Level, Hash, Weight)")),
     }
     Ok(())
 }
@@ -148,6 +285,9 @@ fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<(), String> {
             game.answer_pending(answer == "accept").map_err(|e| format!("move {}: {e}", index + 1))?;
             continue;
         }
+        if game.position().decision_pending() {
+            return Err(format!("move {}: an alliance was proposed: `accept` or `refuse` must come first", index + 1));
+        }
         game.legal_moves(&mut legal);
         let m = move_text::parse(game.position(), &legal, text).map_err(|e| format!("move {}: {e}", index + 1))?;
         game.play_unchecked(m);
@@ -156,12 +296,17 @@ fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<(), String> {
 }
 
 /// `go` with clocks per seat (`btime`/`wtime`/`gtime`, or the seat's letter: `ftime`,
-/// `mtime`, `ltime`), increments (`…inc`), `depth`, `nodes`, `movetime` or `infinite`.
-fn go(session: &Session, rest: &str) -> Result<Vec<String>, String> {
+/// `mtime`, `ltime`), increments (`…inc`), `movestogo`, `depth`, `nodes`, `movetime` or
+/// `infinite`. The clock of the seat to move becomes the search's clock.
+fn parse_go(session: &Session, rest: &str) -> Result<Limits, String> {
     let mut limits = Limits { seed: session.seed, ..Limits::default() };
+    let mut times: [Option<u64>; 3] = [None; 3];
+    let mut increments = [0u64; 3];
+    let mut moves_to_go = None;
     let mut tokens = rest.split_whitespace();
     while let Some(token) = tokens.next() {
         if token == "infinite" {
+            limits.infinite = true;
             continue;
         }
         let value = tokens.next().ok_or_else(|| format!("`{token}` needs a number"))?;
@@ -170,16 +315,44 @@ fn go(session: &Session, rest: &str) -> Result<Vec<String>, String> {
             "depth" => limits.depth = Some(number as u32),
             "nodes" => limits.nodes = Some(number),
             "movetime" => limits.movetime_ms = Some(number),
-            _ if is_clock(token) => {}
-            _ => return Err(format!("unknown `go` parameter `{token}`")),
+            "movestogo" => moves_to_go = Some(number as u32),
+            _ => match clock_seat(token) {
+                Some((seat, false)) => times[seat] = Some(number),
+                Some((seat, true)) => increments[seat] = number,
+                None => return Err(format!("unknown `go` parameter `{token}`")),
+            },
         }
     }
+    let mover = with_game!(&session.game, g => g.position().to_move()).index();
+    if let Some(time_left_ms) = times[mover] {
+        limits.clock = Some(Clock { time_left_ms, increment_ms: increments[mover], moves_to_go });
+    }
+    Ok(limits)
+}
+
+/// A seat's clock parameter: `btime`, `winc`, `ftime`, … as (seat index, is increment).
+/// Black/First is seat 0, White/Middle seat 1, Gray/Last seat 2.
+fn clock_seat(token: &str) -> Option<(usize, bool)> {
+    let (seat, increment) = match token.strip_suffix("time") {
+        Some(seat) => (seat, false),
+        None => (token.strip_suffix("inc")?, true),
+    };
+    let index = match seat {
+        "b" | "f" => 0,
+        "w" | "m" => 1,
+        "g" | "l" => 2,
+        _ => return None,
+    };
+    Some((index, increment))
+}
+
+/// The simple engines: they answer at once, on the protocol's own thread.
+fn go_at_once(session: &Session, limits: &Limits) -> Vec<String> {
     let started = Instant::now();
     let (result, best_text, letters) = with_game!(&session.game, g => {
-        let result = session.engine.choose(g, &limits);
+        let result = session.engine.choose(g, limits);
         let text = result.best.map(|m| move_text::canonical(g.position(), m));
-        let letters: Vec<char> = g.position().seats().iter().map(|&p| seat_letter(g.position().seat_name(p))).collect();
-        (result, text, letters)
+        (result, text, seat_letters(g.position()))
     });
     let micros = started.elapsed().as_micros().max(1) as u64;
     let scores: Vec<String> = letters.iter().zip(&result.scores).map(|(l, s)| format!("{l} {s}")).collect();
@@ -194,13 +367,67 @@ fn go(session: &Session, rest: &str) -> Result<Vec<String>, String> {
         ));
     }
     lines.push(format!("bestmove {}", best_text.unwrap_or_else(|| "none".to_string())));
-    Ok(lines)
+    lines
 }
 
-/// A seat's clock parameter: `btime`, `winc`, `ftime`, …
-fn is_clock(token: &str) -> bool {
-    let seat = token.strip_suffix("time").or_else(|| token.strip_suffix("inc"));
-    matches!(seat, Some("b" | "w" | "g" | "f" | "m" | "l"))
+/// Runs a search, writing an `info` line per iteration as it goes; returns the final lines
+/// (the `bestmove`).
+fn search_lines<P: Evaluate, W: Write + Send>(
+    game: &Game<P>,
+    engine: &mut Engine,
+    limits: Limits,
+    level: Option<Level>,
+    stop: &AtomicBool,
+    output: &Mutex<&mut W>,
+) -> Vec<String> {
+    let pos = game.position();
+    let limits = match level {
+        Some(level) => level.limits(pos.variant(), &limits),
+        None => limits,
+    };
+    let letters = seat_letters(pos);
+    let mut on_info = |info: &Info| {
+        let line = info_line(pos, &letters, info);
+        let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let result = engine.think(game, &limits, stop, &mut on_info);
+    let best = result.best.map(|m| move_text::canonical(pos, m)).unwrap_or_else(|| "none".to_string());
+    vec![format!("bestmove {best}")]
+}
+
+/// `info depth … seldepth … nodes … nps … time … score <seat> <cp> … pv …`.
+fn info_line<P: Rules>(pos: &P, letters: &[char], info: &Info) -> String {
+    let nps = info.nodes * 1000 / info.time_ms.max(1);
+    let scores: Vec<String> = letters.iter().zip(&info.scores).map(|(l, s)| format!("{l} {s}")).collect();
+    format!(
+        "info depth {} seldepth {} nodes {} nps {nps} time {} score {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.nodes,
+        info.time_ms,
+        scores.join(" "),
+        pv_text(pos, &info.pv)
+    )
+}
+
+/// A principal variation in canonical move text, each move read in its own position.
+pub fn pv_text<P: Rules>(pos: &P, pv: &[Move]) -> String {
+    let mut at = pos.clone();
+    let mut texts = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if at.outcome().is_some() {
+            break;
+        }
+        texts.push(move_text::canonical(&at, m));
+        at = crate::search::child(&at, m);
+    }
+    texts.join(" ")
+}
+
+fn seat_letters<P: Rules>(pos: &P) -> Vec<char> {
+    pos.seats().iter().map(|&p| seat_letter(pos.seat_name(p))).collect()
 }
 
 fn seat_letter(name: &str) -> char {

@@ -1,0 +1,590 @@
+//! `polyshogi match`: plays engines against each other and reports who is stronger — every
+//! seat order (all 6 for three players), random openings shared by all seat orders, a fixed
+//! time, node or depth budget per move (or a game clock), a progress bar, a results table
+//! (score by engine and seat, wins/draws/losses, and for two engines in a two-player game the
+//! Elo difference with its 95% error), and a record of every game in a folder.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use polyshogi::mv::{Move, MoveList};
+use polyshogi::notation::record_write::write_record;
+use polyshogi::outcome::{Event, Outcome};
+use polyshogi::player::Player;
+use polyshogi::variant::{AnyGame, Variant};
+use polyshogi::{with_game, Game, Rules};
+use polyshogi_engine::choose::SplitMix;
+use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Limits};
+
+/// Plays engines against each other.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// The game: sannin, hexshogi91, tphs91 or sankaku.
+    pub variant: String,
+    /// The engines, comma separated (random, greedy, alphabeta, paranoid, brs, maxn, mcts).
+    /// Two-player games: every ordered pair plays. Three players: with three or more engines
+    /// every ordered triple of distinct engines plays (all 6 seat orders); with two, the first
+    /// engine plays alone against two copies of the second, in each seat.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub engines: Vec<String>,
+    /// How many games to play (rounded down to whole cycles of seat orders when possible).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Thinking time per move, in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// A game clock per player: `<minutes>+<increment seconds>`, e.g. `1+0.5`. A player whose
+    /// clock runs out loses.
+    #[arg(long)]
+    pub clock: Option<String>,
+    /// Random plies played from the start before the engines take over (one opening per cycle
+    /// of seat orders, the same for every order).
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: usize,
+    /// Plies after which an unfinished game is scored a draw among the players still in it.
+    #[arg(long, default_value_t = 600)]
+    pub max_plies: usize,
+    /// A folder for the game records (`game-0001.psn`, …) and `results.txt`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// A rule option as key=value; repeat for several.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+    /// Seeds the openings and the engines' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (each on its own thread).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Transposition table per engine, in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// No progress bar (for logs).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One finished game, as the table needs it.
+#[derive(Clone, Debug)]
+struct GameResult {
+    index: usize,
+    /// The engine (index into the engine list) in each seat, in seat order.
+    lineup: Vec<usize>,
+    /// Points per seat: 1 for a win, 1/n for a draw shared by n, 0 for a loss.
+    points: Vec<f64>,
+    /// Places per seat (1 = first; players sharing a place share its number).
+    places: Vec<u8>,
+    plies: usize,
+    termination: String,
+    record: String,
+}
+
+/// How one move's search is limited.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    clock: Option<(u64, u64)>,
+}
+
+pub fn run(args: MatchArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let seats = with_game!(&start, g => g.position().seats().len());
+    let kinds: Vec<EngineKind> = args
+        .engines
+        .iter()
+        .map(|name| {
+            EngineKind::from_name(name.trim()).with_context(|| {
+                let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown engine `{name}` (known: {})", names.join(", "))
+            })
+        })
+        .collect::<Result<_>>()?;
+    if kinds.len() < 2 {
+        bail!("a match needs at least two engines");
+    }
+    let clock = args.clock.as_deref().map(parse_clock).transpose()?;
+    if args.movetime.is_none() && args.nodes.is_none() && args.depth.is_none() && clock.is_none() {
+        bail!("give a budget: --movetime, --nodes, --depth or --clock");
+    }
+    let budget = Budget { movetime: args.movetime, nodes: args.nodes, depth: args.depth, clock };
+    let lineups = lineups(kinds.len(), seats);
+    let games = if args.games >= lineups.len() { args.games / lineups.len() * lineups.len() } else { args.games };
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    }
+
+    let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(games as u64) };
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games  eta {eta}  {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
+    let started = Instant::now();
+    let mut results: Vec<GameResult> = Vec::with_capacity(games);
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..args.jobs.max(1) {
+            let sender = sender.clone();
+            let (next, failed, lineups, kinds, start, args) = (&next, &failed, &lineups, &kinds, &start, &args);
+            std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn_scoped(scope, move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= games || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let lineup = &lineups[index % lineups.len()];
+                let opening_seed = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (index / lineups.len()) as u64;
+                let result = with_game!(start, g => play_game(g, index, lineup, kinds, &budget, opening_seed, args));
+                if result.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                if sender.send(result).is_err() {
+                    break;
+                }
+            })?;
+        }
+        drop(sender);
+        for result in receiver {
+            let result = result?;
+            if let Some(out) = &args.out {
+                let path = out.join(format!("game-{:04}.psn", result.index + 1));
+                std::fs::write(&path, &result.record).with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            results.push(result);
+            progress.set_message(short_standing(&results, &kinds));
+            progress.inc(1);
+        }
+        Ok(())
+    })?;
+    progress.finish_and_clear();
+    results.sort_by_key(|r| r.index);
+    let seat_names: Vec<String> =
+        with_game!(&start, g => g.position().seats().iter().map(|&p| g.position().seat_name(p).to_string()).collect());
+    let table = results_table(&results, &kinds, &seat_names, &args, started.elapsed());
+    print!("{table}");
+    if let Some(out) = &args.out {
+        let path = out.join("results.txt");
+        std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `1+0.5` (minutes + increment seconds) as milliseconds.
+fn parse_clock(text: &str) -> Result<(u64, u64)> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let base: f64 = base.trim().parse().with_context(|| format!("`{text}`: expected <minutes>+<seconds>"))?;
+    let inc: f64 = inc.trim().parse().with_context(|| format!("`{text}`: expected <minutes>+<seconds>"))?;
+    if base <= 0.0 || inc < 0.0 {
+        bail!("`{text}`: the clock needs a positive time");
+    }
+    Ok(((base * 60_000.0) as u64, (inc * 1000.0) as u64))
+}
+
+/// The seat orders: which engine sits in each seat, for every game of a cycle.
+fn lineups(engines: usize, seats: usize) -> Vec<Vec<usize>> {
+    if engines < seats {
+        // Two engines, three seats: the first alone against two copies of the second.
+        return (0..seats).map(|alone| (0..seats).map(|s| if s == alone { 0 } else { 1 }).collect()).collect();
+    }
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    fn permute(engines: usize, seats: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if current.len() == seats {
+            out.push(current.clone());
+            return;
+        }
+        for e in 0..engines {
+            if !current.contains(&e) {
+                current.push(e);
+                permute(engines, seats, current, out);
+                current.pop();
+            }
+        }
+    }
+    permute(engines, seats, &mut current, &mut out);
+    out
+}
+
+/// A random opening of `plies` plies from the game's start. A random move that lets the next
+/// player win at once (a Sankaku Emperor left to be taken) is redrawn, so that openings are
+/// fair; the whole opening is redrawn if the game ends in it.
+fn opening<P: Evaluate>(start: &Game<P>, plies: usize, seed: u64) -> Game<P> {
+    let mut rng = SplitMix::new(seed);
+    let mut moves = MoveList::new();
+    for _ in 0..16 {
+        let mut game = start.clone();
+        for _ in 0..plies {
+            if game.position().outcome().is_some() {
+                break;
+            }
+            if game.position().decision_pending() {
+                let _ = game.answer_pending(true);
+                continue;
+            }
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mut pick = moves[rng.below(moves.len())];
+            for _ in 0..32 {
+                if !loses_at_once(game.position(), pick) {
+                    break;
+                }
+                pick = moves[rng.below(moves.len())];
+            }
+            game.play_unchecked(pick);
+        }
+        if game.position().outcome().is_none() {
+            return game;
+        }
+    }
+    start.clone()
+}
+
+/// Whether after `m` the next player can end the game with a win of his own in one move.
+fn loses_at_once<P: Evaluate>(pos: &P, m: Move) -> bool {
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    if next.outcome().is_some() {
+        return false;
+    }
+    let them = next.to_move();
+    let mut replies = MoveList::new();
+    next.legal_moves(&mut replies);
+    replies.iter().any(|&r| {
+        let mut after = next.clone();
+        after.play_unchecked(r);
+        matches!(after.outcome(), Some(Outcome::Win { winner, .. }) if winner == them)
+    })
+}
+
+fn play_game<P: Evaluate>(
+    start: &Game<P>,
+    index: usize,
+    lineup: &[usize],
+    kinds: &[EngineKind],
+    budget: &Budget,
+    opening_seed: u64,
+    args: &MatchArgs,
+) -> Result<GameResult> {
+    let seats = start.position().seats();
+    let mut game = opening(start, args.opening_plies, opening_seed);
+    let opening_moves = game.moves().len();
+    let options = EngineOptions { hash_mb: args.hash, ..EngineOptions::default() };
+    let mut engines: Vec<Engine> = lineup.iter().map(|&e| Engine::with_options(kinds[e], options)).collect();
+    let mut clocks: Vec<u64> = vec![budget.clock.map_or(0, |c| c.0); seats.len()];
+    let stop = AtomicBool::new(false);
+    let mut termination = String::new();
+    let mut flagged: Option<Player> = None;
+    let mut final_places: Option<Vec<u8>> = None;
+    while game.position().outcome().is_none() {
+        if game.moves().len() >= args.max_plies {
+            termination = format!("ply cap {}", args.max_plies);
+            break;
+        }
+        if game.position().decision_pending() {
+            game.answer_pending(true).map_err(|e| anyhow::anyhow!("{e}"))?;
+            continue;
+        }
+        let mover = game.position().to_move();
+        let seat = seats.iter().position(|&p| p == mover).expect("the mover has a seat");
+        let limits = Limits {
+            depth: budget.depth,
+            nodes: budget.nodes,
+            movetime_ms: budget.movetime,
+            clock: budget.clock.map(|(_, inc)| Clock { time_left_ms: clocks[seat], increment_ms: inc, moves_to_go: None }),
+            infinite: false,
+            seed: opening_seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ seat as u64,
+        };
+        let thinking = Instant::now();
+        let result = engines[seat].think(&game, &limits, &stop, &mut |_| {});
+        let spent = thinking.elapsed();
+        if let Some((_, inc)) = budget.clock {
+            let spent = spent.as_millis() as u64;
+            if spent > clocks[seat] {
+                flagged = Some(mover);
+                termination = format!("{} lost on time", game.position().seat_name(mover));
+                break;
+            }
+            clocks[seat] = clocks[seat] - spent + inc;
+        }
+        let Some(m) = result.best else {
+            termination = format!("{} found no move", kinds[lineup[seat]].name());
+            break;
+        };
+        let events = game.play(m).map_err(|e| {
+            anyhow::anyhow!("game {}: {} chose an illegal move {m:?}: {e}", index + 1, kinds[lineup[seat]].name())
+        })?;
+        for event in events {
+            if let Event::GameOver { placings, .. } = event {
+                final_places = Some(seats.iter().map(|&p| placings[p]).collect());
+            }
+        }
+    }
+    let points = score(game.position(), seats, flagged);
+    // Without a placing from the rules (a ply cap, a time forfeit): those who scored share
+    // first place, the others second.
+    let places = final_places
+        .filter(|_| flagged.is_none())
+        .unwrap_or_else(|| points.iter().map(|&p| if p > 0.0 { 1 } else { 2 }).collect());
+    if termination.is_empty() {
+        termination = match game.position().outcome() {
+            Some(outcome) => polyshogi::notation::describe::outcome_text(game.position(), outcome),
+            None => "unfinished".to_string(),
+        };
+    }
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".to_string(), "polyshogi match".to_string()),
+        ("Round".to_string(), (index + 1).to_string()),
+    ];
+    for (s, &p) in seats.iter().enumerate() {
+        tags.push((game.position().seat_name(p).to_string(), kinds[lineup[s]].name().to_string()));
+    }
+    tags.push(("Opening".to_string(), format!("{opening_moves} random plies")));
+    tags.push(("TimeControl".to_string(), budget_text(budget)));
+    tags.push(("Termination".to_string(), termination.clone()));
+    let record = write_record(&game, &tags, None);
+    Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), termination, record })
+}
+
+/// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game
+/// stopped unfinished is a draw among the players still in it; a player who lost on time
+/// scores 0 and the others share his point.
+fn score<P: Evaluate>(pos: &P, seats: &[Player], flagged: Option<Player>) -> Vec<f64> {
+    let share = |players: &[Player]| -> Vec<f64> {
+        seats.iter().map(|p| if players.contains(p) { 1.0 / players.len() as f64 } else { 0.0 }).collect()
+    };
+    if let Some(loser) = flagged {
+        let others: Vec<Player> = seats.iter().copied().filter(|&p| p != loser && pos.active().contains(p)).collect();
+        return share(&others);
+    }
+    match pos.outcome() {
+        Some(Outcome::Win { winner, .. }) => share(&[winner]),
+        Some(Outcome::Draw { players, .. }) => share(&players.iter().collect::<Vec<_>>()),
+        None => share(&pos.active().iter().collect::<Vec<_>>()),
+    }
+}
+
+fn budget_text(budget: &Budget) -> String {
+    let mut parts = Vec::new();
+    if let Some(ms) = budget.movetime {
+        parts.push(format!("{ms} ms/move"));
+    }
+    if let Some(n) = budget.nodes {
+        parts.push(format!("{n} nodes/move"));
+    }
+    if let Some(d) = budget.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some((base, inc)) = budget.clock {
+        parts.push(format!("{} s + {} s", base as f64 / 1000.0, inc as f64 / 1000.0));
+    }
+    parts.join(", ")
+}
+
+/// Per engine: points, games, wins, draws, losses, and points by seat.
+#[derive(Clone, Default)]
+struct Tally {
+    points: f64,
+    games: usize,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    seat_points: Vec<f64>,
+    seat_games: Vec<usize>,
+    /// Per-game points, for the variance of the Elo estimate.
+    samples: Vec<f64>,
+}
+
+fn tallies(results: &[GameResult], engines: usize, seats: usize) -> Vec<Tally> {
+    let mut tallies = vec![Tally { seat_points: vec![0.0; seats], seat_games: vec![0; seats], ..Tally::default() }; engines];
+    for r in results {
+        for (seat, &e) in r.lineup.iter().enumerate() {
+            let p = r.points[seat];
+            let t = &mut tallies[e];
+            t.points += p;
+            t.games += 1;
+            t.samples.push(p);
+            t.seat_points[seat] += p;
+            t.seat_games[seat] += 1;
+            if p >= 1.0 - 1e-9 {
+                t.wins += 1;
+            } else if p > 1e-9 {
+                t.draws += 1;
+            } else {
+                t.losses += 1;
+            }
+        }
+    }
+    tallies
+}
+
+fn short_standing(results: &[GameResult], kinds: &[EngineKind]) -> String {
+    let seats = results.first().map_or(2, |r| r.lineup.len());
+    tallies(results, kinds.len(), seats)
+        .iter()
+        .zip(kinds)
+        .map(|(t, k)| format!("{} {:.1}", k.name(), t.points))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// Three players: for each pair of engines, in the games they played together, how often the
+/// row engine finished ahead of the column engine (ties count half).
+fn head_to_head(results: &[GameResult], kinds: &[EngineKind]) -> String {
+    let n = kinds.len();
+    let mut ahead = vec![vec![0.0f64; n]; n];
+    let mut together = vec![vec![0usize; n]; n];
+    for r in results {
+        for (i, &a) in r.lineup.iter().enumerate() {
+            for (j, &b) in r.lineup.iter().enumerate() {
+                if a == b || i == j {
+                    continue;
+                }
+                together[a][b] += 1;
+                ahead[a][b] += match r.places[i].cmp(&r.places[j]) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+            }
+        }
+    }
+    let mut text = format!("ahead of  {}\n", kinds.iter().map(|k| format!("{:>9}", k.name())).collect::<String>());
+    for a in 0..n {
+        let _ = write!(text, "{:<10}", kinds[a].name());
+        for b in 0..n {
+            if together[a][b] == 0 {
+                let _ = write!(text, "{:>9}", "-");
+            } else {
+                let _ = write!(text, "{:>8.1}%", 100.0 * ahead[a][b] / together[a][b] as f64);
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The Elo difference for a score fraction, and its 95% error from the per-game variance.
+fn elo(samples: &[f64]) -> Option<(f64, f64)> {
+    let n = samples.len() as f64;
+    if n < 2.0 {
+        return None;
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    let variance = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    let error = 1.96 * (variance / n).sqrt();
+    let to_elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    let diff = to_elo(mean);
+    let spread = (to_elo((mean + error).min(1.0 - 1e-6)) - to_elo((mean - error).max(1e-6))) / 2.0;
+    Some((diff, spread))
+}
+
+fn results_table(results: &[GameResult], kinds: &[EngineKind], seat_names: &[String], args: &MatchArgs, elapsed: Duration) -> String {
+    let seats = seat_names.len();
+    let tallies = tallies(results, kinds.len(), seats);
+    let mut text = String::new();
+    let plies: usize = results.iter().map(|r| r.plies).sum();
+    let budget = Budget {
+        movetime: args.movetime,
+        nodes: args.nodes,
+        depth: args.depth,
+        clock: args.clock.as_deref().and_then(|c| parse_clock(c).ok()),
+    };
+    let _ = writeln!(
+        text,
+        "{} games of {} ({}), {} random opening plies, {:.1} plies per game, {:.0} s",
+        results.len(),
+        args.variant,
+        budget_text(&budget),
+        args.opening_plies,
+        plies as f64 / results.len().max(1) as f64,
+        elapsed.as_secs_f64()
+    );
+    let _ = write!(text, "{:<10} {:>5} {:>7} {:>6} {:>4} {:>4} {:>4}", "engine", "games", "points", "score", "W", "D", "L");
+    for name in seat_names {
+        let _ = write!(text, " {:>8}", format!("{name}%"));
+    }
+    text.push('\n');
+    for (t, kind) in tallies.iter().zip(kinds) {
+        let pct = 100.0 * t.points / t.games.max(1) as f64;
+        let _ = write!(
+            text,
+            "{:<10} {:>5} {:>7.1} {:>5.1}% {:>4} {:>4} {:>4}",
+            kind.name(),
+            t.games,
+            t.points,
+            pct,
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        for seat in 0..seats {
+            if t.seat_games[seat] == 0 {
+                let _ = write!(text, " {:>8}", "-");
+            } else {
+                let _ = write!(text, " {:>7.1}%", 100.0 * t.seat_points[seat] / t.seat_games[seat] as f64);
+            }
+        }
+        text.push('\n');
+    }
+    if seats == 3 && kinds.len() >= 3 {
+        text.push_str(&head_to_head(results, kinds));
+    }
+    if seats == 2 && kinds.len() == 2 {
+        let score = tallies[0].points / tallies[0].games.max(1) as f64;
+        if score >= 1.0 - 1e-9 || score <= 1e-9 {
+            let _ = writeln!(text, "Elo {} − {}: {} (one side scored every point; no finite estimate)", kinds[0].name(), kinds[1].name(), if score > 0.5 { "+inf" } else { "-inf" });
+        } else if let Some((diff, error)) = elo(&tallies[0].samples) {
+            let _ = writeln!(text, "Elo {} − {}: {:+.0} ± {:.0} (95%)", kinds[0].name(), kinds[1].name(), diff, error);
+        }
+    }
+    let mut terminations: Vec<(String, usize)> = Vec::new();
+    for r in results {
+        let kind = r.termination.split(" (").nth(1).map_or(r.termination.clone(), |s| s.trim_end_matches(')').to_string());
+        match terminations.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => terminations.push((kind, 1)),
+        }
+    }
+    let ends: Vec<String> = terminations.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let _ = writeln!(text, "endings: {}", ends.join(", "));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lineups_rotate_every_engine_through_every_seat() {
+        assert_eq!(lineups(2, 2), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(lineups(3, 3).len(), 6);
+        assert_eq!(lineups(4, 3).len(), 24);
+        assert_eq!(lineups(2, 3), vec![vec![0, 1, 1], vec![1, 0, 1], vec![1, 1, 0]]);
+    }
+
+    #[test]
+    fn elo_of_an_even_score_is_zero_and_grows_with_the_score() {
+        let even = elo(&[1.0, 0.0, 0.5, 0.5]).unwrap();
+        assert!(even.0.abs() < 1e-9);
+        let better = elo(&[1.0, 1.0, 1.0, 0.0]).unwrap();
+        assert!(better.0 > 150.0 && better.1 > 0.0);
+        assert_eq!(parse_clock("1+0.5").unwrap(), (60_000, 500));
+    }
+}

@@ -1,0 +1,160 @@
+//! `Engine`: one player's bot. It keeps its transposition table and move-ordering history
+//! between moves of a game, and answers `think` synchronously: callers run it on a thread of
+//! their own (never an async executor) and end it early through the stop flag.
+
+use std::any::Any;
+use std::sync::atomic::AtomicBool;
+
+use polyshogi::Game;
+
+use crate::choose::{EngineKind, Limits, SearchResult};
+use crate::eval::{Evaluate, Weights};
+use crate::search::alphabeta::{AlphaBeta, Mode};
+use crate::search::maxn::MaxN;
+use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info};
+use crate::time::Budget;
+use crate::tt::TranspositionTable;
+
+/// Settings of an engine besides its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct EngineOptions {
+    /// Transposition table size.
+    pub hash_mb: usize,
+    pub weights: Weights,
+    /// Evaluation noise in centipawns: weaker, less predictable play (levels use it).
+    pub noise_cp: i32,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { hash_mb: 16, weights: Weights::default(), noise_cp: 0 }
+    }
+}
+
+pub struct Engine {
+    pub kind: EngineKind,
+    pub options: EngineOptions,
+    tt: Option<TranspositionTable>,
+    heuristics: Heuristics,
+    /// The game last searched and the repetition keys of its positions, so that the next
+    /// search of the same game replays only the moves played since.
+    history: Option<(Box<dyn Any + Send>, Vec<u64>)>,
+}
+
+impl Engine {
+    /// The depth searched when nothing limits a search.
+    pub const DEFAULT_DEPTH: u32 = 4;
+    /// MCTS iterations when nothing limits a search.
+    pub const DEFAULT_ITERATIONS: u64 = 2_000;
+    /// The deepest iteration any search starts.
+    pub const MAX_DEPTH: u32 = 64;
+
+    pub fn new(kind: EngineKind) -> Engine {
+        Engine::with_options(kind, EngineOptions::default())
+    }
+
+    pub fn with_hash(kind: EngineKind, hash_mb: usize) -> Engine {
+        Engine::with_options(kind, EngineOptions { hash_mb, ..EngineOptions::default() })
+    }
+
+    pub fn with_options(kind: EngineKind, options: EngineOptions) -> Engine {
+        Engine { kind, options, tt: None, heuristics: Heuristics::default(), history: None }
+    }
+
+    /// Forgets everything learnt in the previous game.
+    pub fn new_game(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+        self.heuristics.clear();
+        self.history = None;
+    }
+
+    /// The repetition keys of every position of `game` up to the current one, replaying only
+    /// what the game added since the last search.
+    fn game_keys<P: Evaluate>(&mut self, game: &Game<P>) -> Vec<u64> {
+        if let Some((cached, keys)) = &mut self.history {
+            if let Some(cached) = cached.downcast_mut::<Game<P>>() {
+                let n = cached.moves().len();
+                let same_start = cached.start().repetition_key() == game.start().repetition_key();
+                let extends = game.moves().len() >= n
+                    && game.moves()[..n] == *cached.moves()
+                    && game.decisions().starts_with(cached.decisions())
+                    && game.decisions().iter().filter(|d| d.0 <= n).count() == cached.decisions().len();
+                if same_start && extends {
+                    let mut decisions = game.decisions().iter().filter(|d| d.0 > n).peekable();
+                    for (index, &m) in game.moves().iter().enumerate().skip(n) {
+                        cached.play_unchecked(m);
+                        while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
+                            decisions.next();
+                            let _ = cached.answer_pending(accept);
+                        }
+                        keys.push(cached.position().repetition_key());
+                    }
+                    if cached.position().repetition_key() == game.position().repetition_key() {
+                        return keys.clone();
+                    }
+                }
+            }
+        }
+        let keys = game_keys(game);
+        self.history = Some((Box::new(game.clone()), keys.clone()));
+        keys
+    }
+
+    /// Chooses a move for the player to move in `game`. Returns when a limit is reached or
+    /// `stop` is set (with the best move found so far: always a legal one when any exists).
+    /// `on_info` hears about the search as it deepens.
+    pub fn think<P: Evaluate>(&mut self, game: &Game<P>, limits: &Limits, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        if !self.kind.searches() {
+            return self.kind.choose_simple(game, limits);
+        }
+        let seats = game.position().seats();
+        if game.position().outcome().is_some() || game.position().decision_pending() {
+            return SearchResult { best: None, depth: 0, nodes: 0, scores: vec![0; seats.len()], pv: Vec::new() };
+        }
+        let hash_mb = self.options.hash_mb;
+        let tt = self.tt.get_or_insert_with(|| TranspositionTable::new(hash_mb));
+        if tt.megabytes() != hash_mb && hash_mb > 0 {
+            *tt = TranspositionTable::new(hash_mb);
+        }
+        tt.new_search();
+        self.heuristics.new_search();
+        let reps = self.game_keys(game);
+        let tt = self.tt.as_mut().expect("made above");
+        let unlimited = limits.is_unlimited() && !limits.infinite;
+        let budget = Budget::new(limits.movetime_ms, limits.clock);
+        let control = Control::new(stop, budget, limits.nodes);
+        let mut ctx = Ctx::new(&self.options.weights, tt, &mut self.heuristics, control);
+        ctx.reps = reps;
+        ctx.rule = game.position().repetition_rule();
+        ctx.noise = self.options.noise_cp;
+        ctx.seed = limits.seed;
+        let max_depth = limits.depth.unwrap_or(if unlimited { Self::DEFAULT_DEPTH } else { Self::MAX_DEPTH });
+        // The scores of the last report are the result's.
+        let mut last_scores: Option<Vec<i32>> = None;
+        let mut relay = |info: &Info| {
+            last_scores = Some(info.scores.clone());
+            on_info(info);
+        };
+        let (best, depth, pv) = match self.kind {
+            EngineKind::MaxN => {
+                let outcome = MaxN::new(&mut ctx, seats).search(game, max_depth, &mut relay);
+                (outcome.best, outcome.depth, outcome.pv)
+            }
+            EngineKind::Mcts => {
+                let iterations = if unlimited { Some(Self::DEFAULT_ITERATIONS) } else { None };
+                let outcome = mcts::search(&mut ctx, game, iterations, &mut relay);
+                (outcome.best, outcome.depth, outcome.pv)
+            }
+            kind => {
+                let mode = if kind == EngineKind::Brs { Mode::Brs } else { Mode::Paranoid };
+                let outcome = AlphaBeta::new(&mut ctx, game.position(), mode).search(game, max_depth, &mut relay);
+                (outcome.best, outcome.depth, outcome.pv)
+            }
+        };
+        let scores = last_scores.unwrap_or_else(|| vec![0; seats.len()]);
+        let nodes = ctx.control.nodes;
+        SearchResult { best, depth, nodes, scores, pv }
+    }
+}

@@ -1,0 +1,117 @@
+//! Hex Shogi 91 and Three Player Hex Shogi 91 evaluation (RULES.md §2): material on the board
+//! and in hand, king safety, and for three players the progress of the king collection.
+
+use polyshogi::cellset::CellSet;
+use polyshogi::geometry::Cell;
+use polyshogi::piece::{Piece, Role};
+use polyshogi::player::{ByPlayer, Player, PlayerSet};
+use polyshogi::variant::hexshogi::HexShogiPosition;
+use polyshogi::Rules;
+
+use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
+use super::{utilities, Evaluate, HexWeights, Values, Weights};
+
+/// The value of a piece other than a king.
+pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
+    match (piece.role, piece.promoted) {
+        (Role::King, _) => 0,
+        (Role::Rook, false) => w.rook,
+        (Role::Rook, true) => w.pro_rook,
+        (Role::Bishop, false) => w.bishop,
+        (Role::Bishop, true) => w.pro_bishop,
+        (Role::Gold, _) => w.gold,
+        (Role::Silver, false) => w.silver,
+        (Role::Silver, true) => w.pro_silver,
+        (Role::Knight, false) => w.knight,
+        (Role::Knight, true) => w.pro_knight,
+        (Role::Lance, false) => w.lance,
+        (Role::Lance, true) => w.pro_lance,
+        (Role::Pawn, false) => w.pawn,
+        (Role::Pawn, true) => w.pro_pawn,
+    }
+}
+
+impl Evaluate for HexShogiPosition {
+    fn evaluate(&self, weights: &Weights) -> Values {
+        let w = &weights.hex;
+        let tables = self.tables();
+        let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
+        let occupied = self.occupied();
+        let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
+        let hood = Neighbourhoods::get(tables.grid);
+        let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+        let three = self.is_three_player();
+        let active = Evaluate::active(self);
+        let mover = self.to_move();
+        let mut raw = [0; 3];
+        for p in active.iter() {
+            let own = self.pieces_of(p);
+            let mut score = 0;
+            for cell in own {
+                score += piece_value(self.piece_at(cell).expect("occupied"), w);
+            }
+            let hand = self.hand(p);
+            for role in Role::DROPPABLE {
+                let count = hand.count(role) as i32;
+                if count > 0 {
+                    score += count * piece_value(Piece { player: p, role, promoted: false }, w) * w.hand_pct / 100;
+                }
+            }
+            for king in own & self.kings() {
+                score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
+            }
+            if three {
+                let held = self.kings_held(p) as i32;
+                score += held * w.king_held;
+                if held >= 2 {
+                    score += w.two_kings;
+                }
+            } else if self.in_check(p) {
+                score -= w.in_check;
+            }
+            if p != mover {
+                score -= threatened_value(self, p, own, &maps, w) * weights.common.threat_pct / 100;
+            }
+            raw[p.index()] = score;
+        }
+        utilities(raw, self.seats(), active, PlayerSet::EMPTY, &weights.common)
+    }
+
+    fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
+        match self.piece_at(cell) {
+            Some(p) if p.role == Role::King && self.is_three_player() => weights.hex.king_held,
+            Some(p) => piece_value(p, &weights.hex),
+            None => 0,
+        }
+    }
+
+    fn active(&self) -> PlayerSet {
+        if self.is_three_player() {
+            self.players_with_pieces()
+        } else {
+            PlayerSet::of(self.seats())
+        }
+    }
+
+    fn in_check(&self) -> bool {
+        HexShogiPosition::in_check(self, self.to_move())
+    }
+}
+
+/// The most valuable piece of `player` that another seat attacks and `player` does not defend
+/// (kings count in the three-player game, where they can be taken).
+fn threatened_value(pos: &HexShogiPosition, player: Player, own: CellSet, maps: &ByPlayer<CellSet>, w: &HexWeights) -> i32 {
+    let mut attacked = CellSet::EMPTY;
+    for &p in pos.seats().iter().filter(|&&p| p != player) {
+        attacked |= maps[p];
+    }
+    (own & attacked & !maps[player])
+        .map(|cell| match pos.piece_at(cell) {
+            Some(piece) if piece.role == Role::King && pos.is_three_player() => w.king_held,
+            Some(piece) if piece.role == Role::King => 0,
+            Some(piece) => piece_value(piece, w),
+            None => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}

@@ -1,0 +1,176 @@
+//! Static evaluation: one `Evaluate` implementation per game turns a position into a value per
+//! seat (centipawns, each from that seat's own point of view); the weights are data (`Weights`).
+//!
+//! Every game computes a raw strength per seat (material, hands, king or Emperor safety, the
+//! Garden or the kings collected); `utilities` turns strengths into the values searches compare:
+//! two players are zero-sum, three players score against the others' average, allies share one
+//! value (their interests are tied: if either is mated both lose), and a seat out of the game
+//! is worth `ELIMINATED`.
+
+mod attacks;
+mod hexshogi;
+mod sankaku;
+mod sannin;
+mod weights;
+
+use polyshogi::geometry::Cell;
+use polyshogi::mv::Move;
+use polyshogi::outcome::Outcome;
+use polyshogi::player::{Player, PlayerSet};
+use polyshogi::Rules;
+
+pub use weights::{CommonWeights, HexWeights, SankakuWeights, SanninWeights, Weights};
+
+/// One value per seat, indexed by `Player::index()`; the unused third seat of a two-player game
+/// holds 0.
+pub type Values = [i32; 3];
+
+/// The value of a won game at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this (in absolute value) are wins or losses found by search.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+/// The static value of a seat that has left the game (mated, stalemated, without pieces).
+pub const ELIMINATED: i32 = -20_000;
+
+/// A game the engines can evaluate. Implemented for every position type of the rules library.
+pub trait Evaluate: Rules + Send + Sync + 'static {
+    /// The value of the position for every seat, from that seat's point of view (centipawns).
+    fn evaluate(&self, weights: &Weights) -> Values;
+
+    /// What the piece on `cell` is worth to its owner (0 for an empty cell or a king that
+    /// cannot be taken).
+    fn piece_value(&self, cell: Cell, weights: &Weights) -> i32;
+
+    /// The seats still playing.
+    fn active(&self) -> PlayerSet;
+
+    /// The two allied seats, or empty.
+    fn allies(&self) -> PlayerSet {
+        PlayerSet::EMPTY
+    }
+
+    /// Whether the player to move stands in check (games with check only).
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// The material a legal move wins at once: captured pieces (an illumination's several, a
+    /// run-down's victims) and the gain of a promotion. Zero for a quiet move.
+    fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
+        match m {
+            Move::Normal { to, .. } => {
+                let mover = self.to_move();
+                match self.piece_text(to) {
+                    Some(piece) if piece.player != mover => self.piece_value(to, weights),
+                    _ => 0,
+                }
+            }
+            Move::Illuminate { from, rays } => {
+                self.illumination_targets(from, rays).map(|cell| self.piece_value(cell, weights)).sum()
+            }
+            Move::Drop { .. } | Move::Pass => 0,
+        }
+    }
+
+    /// The key of the position for the transposition table (the rules library's incremental
+    /// Zobrist key).
+    fn search_key(&self) -> u64 {
+        self.repetition_key()
+    }
+}
+
+/// Whether `a` and `b` play on one side: the same seat, or allies.
+#[inline]
+pub fn same_team(allies: PlayerSet, a: Player, b: Player) -> bool {
+    a == b || (allies.contains(a) && allies.contains(b))
+}
+
+/// Values from raw strengths: zero-sum for two seats; for three, each seat against the average
+/// of the others, allies sharing one value, a bonus for surviving an elimination, and
+/// `ELIMINATED` for seats out of the game.
+pub fn utilities(raw: Values, seats: &[Player], active: PlayerSet, allies: PlayerSet, common: &CommonWeights) -> Values {
+    let mut values = [0; 3];
+    if seats.len() == 2 {
+        let (a, b) = (seats[0].index(), seats[1].index());
+        values[a] = raw[a] - raw[b];
+        values[b] = -values[a];
+        return values;
+    }
+    for p in Player::ALL {
+        if !active.contains(p) {
+            values[p.index()] = ELIMINATED;
+        }
+    }
+    let alive: Vec<Player> = active.iter().collect();
+    match alive.len() {
+        0 | 1 => {
+            for p in alive {
+                values[p.index()] = WIN_BOUND;
+            }
+        }
+        2 => {
+            let (a, b) = (alive[0].index(), alive[1].index());
+            if allies.contains(alive[0]) && allies.contains(alive[1]) {
+                // Cannot happen (an alliance needs a lone player), but keep them tied.
+                values[a] = common.survivor_bonus;
+                values[b] = common.survivor_bonus;
+            } else {
+                values[a] = raw[a] - raw[b] + common.survivor_bonus;
+                values[b] = raw[b] - raw[a] + common.survivor_bonus;
+            }
+        }
+        _ => {
+            if allies.len() == 2 {
+                let lone = Player::ALL.into_iter().find(|&p| !allies.contains(p)).expect("a lone seat");
+                let team: i32 = allies.iter().map(|p| raw[p.index()]).sum::<i32>() / 2;
+                let edge = team - raw[lone.index()];
+                for p in allies.iter() {
+                    values[p.index()] = edge;
+                }
+                values[lone.index()] = -edge;
+            } else {
+                for p in Player::ALL {
+                    let others: i32 = p.others3().iter().map(|q| raw[q.index()]).sum();
+                    values[p.index()] = raw[p.index()] - others / 2;
+                }
+            }
+        }
+    }
+    values
+}
+
+/// The values of a finished game, `ply` plies from the root: the winner `WIN - ply`, those who
+/// share a draw 0, everybody else `-(WIN - ply)` (so that a quicker win and a later loss
+/// are preferred).
+pub fn terminal_values(outcome: Outcome, seats: &[Player], ply: usize) -> Values {
+    let win = WIN - ply as i32;
+    let mut values = [0; 3];
+    for &p in seats {
+        values[p.index()] = match outcome {
+            Outcome::Win { winner, .. } if winner == p => win,
+            Outcome::Win { .. } => -win,
+            Outcome::Draw { players, .. } if players.contains(p) => 0,
+            Outcome::Draw { .. } => -win,
+        };
+    }
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_seats_are_zero_sum_and_allies_share_a_value() {
+        let common = CommonWeights::default();
+        let two = utilities([300, 100, 0], &Player::ALL[..2], PlayerSet::of(&Player::ALL[..2]), PlayerSet::EMPTY, &common);
+        assert_eq!(two, [200, -200, 0]);
+        let allies = PlayerSet::of(&[Player::Second, Player::Third]);
+        let three = utilities([500, 300, 100], &Player::ALL, PlayerSet::of(&Player::ALL), allies, &common);
+        assert_eq!(three[1], three[2]);
+        assert_eq!(three[0], -three[1]);
+        let out = utilities([500, 300, 100], &Player::ALL, PlayerSet::of(&[Player::First, Player::Third]), PlayerSet::EMPTY, &common);
+        assert_eq!(out[1], ELIMINATED);
+        assert!(out[0] > out[2]);
+    }
+}

@@ -1,0 +1,168 @@
+//! Sannin shogi evaluation (RULES.md §1): material on the board and in hand, king safety,
+//! the way to the Pleasure Garden, castling rights and undefended pieces under attack.
+
+use polyshogi::cellset::CellSet;
+use polyshogi::geometry::Cell;
+use polyshogi::mv::Move;
+use polyshogi::piece::{Piece, Role};
+use polyshogi::player::{Player, PlayerSet};
+use polyshogi::variant::sannin::SanninPosition;
+
+use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
+use super::{utilities, Evaluate, SanninWeights, Values, Weights};
+
+/// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
+pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
+    match (piece.role, piece.promoted) {
+        (Role::King, false) => 0,
+        (Role::King, true) => w.pro_king,
+        (Role::Rook, false) => w.rook,
+        (Role::Rook, true) => w.pro_rook,
+        (Role::Bishop, false) => w.bishop,
+        (Role::Bishop, true) => w.pro_bishop,
+        (Role::Gold, _) => w.gold,
+        (Role::Silver, false) => w.silver,
+        (Role::Silver, true) => w.pro_silver,
+        (Role::Knight, _) => w.knight,
+        (Role::Lance, false) => w.lance,
+        (Role::Lance, true) => w.pro_lance,
+        (Role::Pawn, false) => w.pawn,
+        (Role::Pawn, true) => w.pro_pawn,
+    }
+}
+
+/// Whether `player`'s king wins by entering the Garden (§1.12), as the rules library decides it.
+fn has_garden_right(pos: &SanninPosition, player: Player) -> bool {
+    if pos.allies().contains(player) {
+        return false;
+    }
+    !pos.former_allies().contains(player) || pos.rules().garden_returns_after_dissolution
+}
+
+impl Evaluate for SanninPosition {
+    fn evaluate(&self, weights: &Weights) -> Values {
+        let w = &weights.sannin;
+        let tables = self.tables();
+        let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
+        let occupied = self.occupied();
+        let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
+        let hood = Neighbourhoods::get(tables.grid);
+        let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+        let active = self.active_players();
+        let mover = self.to_move();
+        let mut raw = [0; 3];
+        for p in active.iter() {
+            let own = self.pieces_of(p);
+            let mut score = 0;
+            for cell in own {
+                score += piece_value(self.piece_at(cell).expect("occupied"), w);
+            }
+            let hand = self.hand(p);
+            for role in Role::DROPPABLE {
+                let count = hand.count(role) as i32;
+                if count > 0 {
+                    score += count * piece_value(Piece { player: p, role, promoted: false }, w) * w.hand_pct / 100;
+                }
+            }
+            if let Some(king) = self.king(p) {
+                score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
+                if self.in_check(p) {
+                    score -= w.in_check;
+                }
+                if has_garden_right(self, p) {
+                    let distance = hood.centre_distance[king.usize()] as i32;
+                    score += (6 - distance).max(0) * w.garden_step;
+                    if reaches_garden(self, p, king, occupied) {
+                        // The king can step into the Garden on its next turn: attacked, the
+                        // step is illegal, so only an unguarded Garden is a real threat.
+                        let guarded = Player::ALL.iter().any(|&q| q != p && maps[q].contains(tables.garden));
+                        score += if guarded { w.garden_next / 4 } else { w.garden_next };
+                    }
+                }
+                if self.may_castle(p) {
+                    score += w.castle_right;
+                }
+            }
+            if p != mover {
+                score -= threatened_value(self, p, own, &maps, w) * weights.common.threat_pct / 100;
+            }
+            if self.allies().contains(p) {
+                score -= w.allied;
+            }
+            raw[p.index()] = score;
+        }
+        utilities(raw, &Player::ALL, active, self.allies(), &weights.common)
+    }
+
+    fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
+        self.piece_at(cell).map_or(0, |p| piece_value(p, &weights.sannin))
+    }
+
+    /// Captures, plus the king's step into the Garden, which wins at once: so that quiescence
+    /// sees it and ordering tries it first.
+    fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
+        match m {
+            Move::Normal { from, to, .. } => {
+                let mover = self.to_move();
+                let mut gain = match self.piece_at(to) {
+                    Some(piece) if piece.player != mover => piece_value(piece, &weights.sannin),
+                    _ => 0,
+                };
+                if to == self.tables().garden
+                    && self.king(mover) == Some(from)
+                    && has_garden_right(self, mover)
+                {
+                    gain += GARDEN_GAIN;
+                }
+                gain
+            }
+            Move::Illuminate { from, rays } => {
+                SanninPosition::illumination_targets(self, from, rays).map(|c| self.piece_value(c, weights)).sum()
+            }
+            Move::Drop { .. } | Move::Pass => 0,
+        }
+    }
+
+    fn active(&self) -> PlayerSet {
+        self.active_players()
+    }
+
+    fn allies(&self) -> PlayerSet {
+        SanninPosition::allies(self)
+    }
+
+    fn in_check(&self) -> bool {
+        SanninPosition::in_check(self, self.to_move())
+    }
+}
+
+/// What ordering and quiescence count a step into the Garden as (it wins the game).
+const GARDEN_GAIN: i32 = 10_000;
+
+/// Whether `player`'s king on `king` reaches the Garden in one move on an otherwise unchanged
+/// board: a step for the king, a clear line for the promoted king.
+fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell, occupied: CellSet) -> bool {
+    let tables = pos.tables();
+    let garden = tables.garden;
+    if pos.piece_at(garden).is_some_and(|p| p.player == player) {
+        return false;
+    }
+    let piece = pos.piece_at(king).expect("the king stands here");
+    let code = super::attacks::hex_code(piece);
+    if tables.step_targets[code][king.usize()].contains(garden) {
+        return true;
+    }
+    tables.range_hours[code].iter().any(|hour| tables.grid.ray_reach(king, hour, occupied).contains(garden))
+}
+
+/// The most valuable piece of `player` that another seat attacks and `player` does not defend.
+fn threatened_value(pos: &SanninPosition, player: Player, own: CellSet, maps: &polyshogi::ByPlayer<CellSet>, w: &SanninWeights) -> i32 {
+    let mut attacked = CellSet::EMPTY;
+    for p in player.others3() {
+        attacked |= maps[p];
+    }
+    (own & attacked & !maps[player])
+        .map(|cell| pos.piece_at(cell).map_or(0, |piece| piece_value(piece, w)))
+        .max()
+        .unwrap_or(0)
+}

@@ -1,0 +1,207 @@
+//! Evaluation weights as data: named integer fields per game with their defaults, readable and
+//! writable as `game.name=value` text so that a tuner (or `setoption name Weight`) can change
+//! them without touching code.
+
+use std::fmt::Write as _;
+
+/// Declares a weight struct: every field an `i32` with its default, plus `KEYS`, `set`, `get`.
+macro_rules! weights {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident = $default:expr,)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: i32,)*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($field: $default,)* }
+            }
+        }
+
+        impl $name {
+            pub const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Sets one weight by name; false for an unknown name.
+            pub fn set(&mut self, key: &str, value: i32) -> bool {
+                match key {
+                    $(stringify!($field) => { self.$field = value; true })*
+                    _ => false,
+                }
+            }
+
+            pub fn get(&self, key: &str) -> Option<i32> {
+                match key {
+                    $(stringify!($field) => Some(self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+weights!(
+    /// Weights every game shares.
+    CommonWeights {
+        /// Three seats: what each survivor gains when a third seat leaves the game.
+        survivor_bonus = 1500,
+        /// Percent of the most valuable piece of a seat not to move that another seat attacks
+        /// and nobody defends, taken off that seat (a threat the quiescence search may not see).
+        threat_pct = 30,
+        /// For the seat to move.
+        tempo = 10,
+    }
+);
+
+weights!(
+    /// Sannin shogi (RULES.md §1): material, hands, king safety, the Pleasure Garden.
+    SanninWeights {
+        pawn = 100,
+        lance = 300,
+        knight = 300,
+        silver = 450,
+        gold = 520,
+        bishop = 800,
+        rook = 900,
+        pro_pawn = 480,
+        pro_lance = 500,
+        pro_silver = 600,
+        pro_bishop = 1100,
+        pro_rook = 1050,
+        /// A promoted king: ranges in twelve directions and illuminates.
+        pro_king = 1000,
+        /// A piece in hand, in percent of its value on the board.
+        hand_pct = 105,
+        /// Per own piece next to the king (its twelve neighbours).
+        king_defender = 14,
+        /// Per other seat's piece within two steps of the king.
+        king_attacker = 22,
+        /// Per cell next to the king that another seat attacks.
+        king_zone_attacked = 9,
+        in_check = 60,
+        /// Per step the king stands nearer the Garden than six steps (only with the Garden right).
+        garden_step = 3,
+        /// A king that could enter the Garden (and win) on its next move, the Garden unguarded
+        /// (a quarter of it when guarded).
+        garden_next = 600,
+        /// An unused castling right.
+        castle_right = 20,
+        /// Being allied: two kings to guard (either mated loses both), no promotion, no Garden,
+        /// and a partner who may not play well.
+        allied = 3000,
+    }
+);
+
+weights!(
+    /// Hex Shogi 91 and Three Player Hex Shogi 91 (RULES.md §2).
+    HexWeights {
+        pawn = 100,
+        lance = 300,
+        knight = 330,
+        silver = 470,
+        gold = 520,
+        bishop = 700,
+        rook = 900,
+        pro_pawn = 500,
+        pro_lance = 500,
+        pro_knight = 500,
+        pro_silver = 510,
+        pro_bishop = 1000,
+        pro_rook = 1200,
+        /// Three players: each king a seat holds (on the board or in hand); all three win.
+        king_held = 1200,
+        /// Three players: holding two kings, on top of `king_held`.
+        two_kings = 1500,
+        hand_pct = 110,
+        king_defender = 14,
+        king_attacker = 22,
+        king_zone_attacked = 9,
+        in_check = 50,
+    }
+);
+
+weights!(
+    /// Sankaku Shogi (RULES.md §3): material and Emperor safety.
+    SankakuWeights {
+        soldier = 100,
+        cavalry = 330,
+        chariot = 520,
+        general = 420,
+        /// Per own piece that defends the Emperor's cell.
+        emperor_defender = 40,
+        /// An Emperor nobody defends, while the enemy Emperor can jump anywhere.
+        emperor_undefended = 400,
+        /// Per enemy piece attacking the Emperor's cell.
+        emperor_attacker = 30,
+        /// Percent of each undefended piece's value: the enemy Emperor can take it anywhere.
+        undefended_pct = 12,
+    }
+);
+
+/// Every game's weights.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Weights {
+    pub common: CommonWeights,
+    pub sannin: SanninWeights,
+    pub hex: HexWeights,
+    pub sankaku: SankakuWeights,
+}
+
+impl Weights {
+    /// Sets one weight from `group.name=value` (groups: common, sannin, hex, sankaku).
+    pub fn set(&mut self, text: &str) -> Result<(), String> {
+        let (key, value) = text.split_once('=').ok_or_else(|| format!("`{text}`: expected group.name=value"))?;
+        let value: i32 = value.trim().parse().map_err(|_| format!("`{text}`: the value is not a whole number"))?;
+        let (group, name) = key.trim().split_once('.').ok_or_else(|| format!("`{key}`: expected group.name"))?;
+        let known = match group {
+            "common" => self.common.set(name, value),
+            "sannin" => self.sannin.set(name, value),
+            "hex" => self.hex.set(name, value),
+            "sankaku" => self.sankaku.set(name, value),
+            _ => return Err(format!("unknown weight group `{group}` (common, sannin, hex, sankaku)")),
+        };
+        if known {
+            Ok(())
+        } else {
+            Err(format!("unknown weight `{key}`"))
+        }
+    }
+
+    /// Every weight as `group.name=value`, one per line: what `set` reads back.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        type Getter<'a> = &'a dyn Fn(&str) -> Option<i32>;
+        let groups: [(&str, &[&str], Getter<'_>); 4] = [
+            ("common", CommonWeights::KEYS, &|k| self.common.get(k)),
+            ("sannin", SanninWeights::KEYS, &|k| self.sannin.get(k)),
+            ("hex", HexWeights::KEYS, &|k| self.hex.get(k)),
+            ("sankaku", SankakuWeights::KEYS, &|k| self.sankaku.get(k)),
+        ];
+        for (group, keys, get) in groups {
+            for key in keys {
+                let _ = writeln!(text, "{group}.{key}={}", get(key).expect("a declared key"));
+            }
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_text() {
+        let mut weights = Weights::default();
+        weights.set("sannin.pawn=120").unwrap();
+        weights.set("common.threat_pct=0").unwrap();
+        let mut reread = Weights::default();
+        for line in weights.to_text().lines() {
+            reread.set(line).unwrap();
+        }
+        assert_eq!(reread, weights);
+        assert!(weights.set("sannin.queen=9").is_err());
+        assert!(weights.set("chess.pawn=1").is_err());
+        assert!(weights.set("sannin.pawn=x").is_err());
+    }
+}

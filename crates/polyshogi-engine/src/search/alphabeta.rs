@@ -1,0 +1,469 @@
+//! The alpha-beta core: iterative deepening, principal variation search, transposition table,
+//! quiescence on captures, killer and history ordering, late move reductions.
+//!
+//! It searches a game of two sides: the root seat (with its ally, if any) against everybody
+//! else. For two players that is ordinary alpha-beta; for three it is the paranoid reduction
+//! (`Mode::Paranoid`) or Best-Reply Search (`Mode::Brs`, see `brs.rs`). Turn order is never
+//! assumed: after every move the side to move is read from the position, so a player who moves
+//! twice (Sannin: the mating player moves next), eliminations, passes and alliances formed
+//! inside the tree are all followed as the rules say. A node's value is from the point of view
+//! of the side to move there; a child's value is negated only when the side changes.
+
+use polyshogi::mv::Move;
+use polyshogi::player::Player;
+use polyshogi::Game;
+
+use super::{child, root_moves, Ctx, Info, INFINITY, MAX_PLY, ORDER_KILLER};
+use crate::eval::{same_team, terminal_values, Evaluate, WIN, WIN_BOUND};
+use crate::tt::Bound;
+
+/// How the seats other than the root's side are searched.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Every opponent move is searched (two players; paranoid for three).
+    Paranoid,
+    /// Best-Reply Search (BRS+): between two moves of the root's side, exactly one opponent
+    /// move is searched; the other opponents play their best-ordered move.
+    Brs,
+}
+
+/// Keys salted for the BRS state "an opponent move of this phase has been searched".
+const SEARCHED_SALT: u64 = 0x6c8e_9cf5_70a4_3f1b;
+/// Quiescence depth limit, and how many captures it tries per node.
+const QUIESCENCE_PLIES: usize = 8;
+const QUIESCENCE_WIDTH: usize = 12;
+/// Captures that cannot lift the score this close to alpha are skipped in quiescence.
+const DELTA_MARGIN: i32 = 200;
+
+/// The result of a whole search.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub depth: u32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+pub struct AlphaBeta<'c, 'a> {
+    ctx: &'c mut Ctx<'a>,
+    root: Player,
+    mode: Mode,
+    salt: u64,
+    seats: &'static [Player],
+    pv: Vec<Vec<Move>>,
+}
+
+impl<'c, 'a> AlphaBeta<'c, 'a> {
+    pub fn new<P: Evaluate>(ctx: &'c mut Ctx<'a>, root_pos: &P, mode: Mode) -> AlphaBeta<'c, 'a> {
+        let root = root_pos.to_move();
+        let seats = root_pos.seats();
+        // Two players: a value depends only on who is to move, so the table is shared by both
+        // seats' searches. Three: values are the root seat's, so its searches get their own keys.
+        let salt = if seats.len() == 2 {
+            0
+        } else {
+            let mode_bits = if mode == Mode::Brs { 0x10 } else { 0x20 };
+            crate::search::mix(0x9e37_79b9_7f4a_7c15 ^ (root.index() as u64 + mode_bits))
+        };
+        AlphaBeta { ctx, root, mode, salt, seats, pv: vec![Vec::new(); MAX_PLY + 2] }
+    }
+
+    /// Iterative deepening from the game's position up to `max_depth`, or until the limits in
+    /// the context stop it. `on_info` hears about every finished iteration.
+    pub fn search<P: Evaluate>(&mut self, game: &Game<P>, max_depth: u32, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+        let pos = game.position();
+        let mut moves = root_moves(game);
+        let mut result = Outcome::default();
+        if moves.is_empty() {
+            return result;
+        }
+        // Order the root once by the usual scores; later iterations keep the best move first.
+        let tt_move = self.ctx.tt.probe(pos.search_key() ^ self.salt, 0).and_then(|h| h.mv);
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| (self.ctx.order_score(pos, m, pos.capture_gain(m, self.ctx.weights), tt_move, 0), m))
+            .collect();
+        scored.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
+        moves = scored.into_iter().map(|(_, m)| m).collect();
+        result.best = Some(moves[0]);
+        result.pv = vec![moves[0]];
+        if moves.len() == 1 {
+            return result;
+        }
+        for depth in 1..=max_depth.max(1) {
+            self.ctx.seldepth = 0;
+            let (score, best, complete) = self.root(pos, &mut moves, depth as i32);
+            if let Some(best) = best {
+                result.best = Some(best);
+                result.score = score;
+                result.pv = self.pv[0].clone();
+                if complete {
+                    result.depth = depth;
+                }
+                let info = Info {
+                    depth,
+                    seldepth: self.ctx.seldepth.max(depth as usize) as u32,
+                    nodes: self.ctx.control.nodes,
+                    time_ms: self.ctx.control.elapsed().as_millis() as u64,
+                    scores: self.scores(pos, score, &result.pv),
+                    pv: result.pv.clone(),
+                };
+                on_info(&info);
+            }
+            if !complete || self.ctx.control.soft_expired() {
+                break;
+            }
+            // A forced win or loss seen in full: deeper searches cannot change it.
+            if score.abs() > WIN_BOUND && depth as i32 > WIN - score.abs() + 1 {
+                break;
+            }
+        }
+        result
+    }
+
+    /// One iteration at the root. Returns the best score, the best move (the previous best
+    /// unless another move completed with a better score) and whether the iteration finished.
+    fn root<P: Evaluate>(&mut self, pos: &P, moves: &mut Vec<Move>, depth: i32) -> (i32, Option<Move>, bool) {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<(usize, Move)> = None;
+        self.pv[0].clear();
+        for (i, &m) in moves.iter().enumerate() {
+            let next = child(pos, m);
+            let value = self.child_value(true, &next, depth - 1, 0, alpha, beta, false, i > 0, false);
+            if self.ctx.control.aborted() {
+                break;
+            }
+            if best.is_none() || value > alpha {
+                alpha = value;
+                best = Some((i, m));
+                self.update_pv(0, m);
+            }
+        }
+        let complete = !self.ctx.control.aborted();
+        let Some((index, m)) = best else { return (0, None, false) };
+        let chosen = moves.remove(index);
+        moves.insert(0, chosen);
+        if complete {
+            self.ctx.tt.store(pos.search_key() ^ self.salt, 0, Some(m), alpha, depth, Bound::Exact);
+        }
+        (alpha, Some(m), complete)
+    }
+
+    /// Searches the child position `next` of a node of side `parent_side`; the value
+    /// comes back from the parent's point of view. With `null_window`, a PVS scout search is
+    /// made first (at reduced depth when `reduce`), re-searched with the full window when it
+    /// beats alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<P: Evaluate>(
+        &mut self,
+        parent_side: bool,
+        next: &P,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        searched: bool,
+        null_window: bool,
+        reduce: bool,
+    ) -> i32 {
+        let key = next.repetition_key();
+        if self.ctx.repeated(key) {
+            // A repetition inside the tree: scored as a draw (positional super-ko forbids the
+            // move outright; the root's moves are already filtered by the game).
+            return 0;
+        }
+        self.ctx.reps.push(key);
+        let same = self.side(next) == parent_side;
+        let scout = |this: &mut Self, d: i32, a: i32, b: i32| -> i32 {
+            if same {
+                this.node(next, d, ply + 1, a, b, searched)
+            } else {
+                -this.node(next, d, ply + 1, -b, -a, searched)
+            }
+        };
+        let value = if null_window && beta - alpha > 1 {
+            let mut v = scout(self, if reduce { depth - 1 } else { depth }, alpha, alpha + 1);
+            if v > alpha && reduce {
+                v = scout(self, depth, alpha, alpha + 1);
+            }
+            if v > alpha && v < beta {
+                v = scout(self, depth, alpha, beta);
+            }
+            v
+        } else if null_window && reduce {
+            let v = scout(self, depth - 1, alpha, beta);
+            if v > alpha {
+                scout(self, depth, alpha, beta)
+            } else {
+                v
+            }
+        } else {
+            scout(self, depth, alpha, beta)
+        };
+        self.ctx.reps.pop();
+        value
+    }
+
+    /// Whether the side to move at `pos` is the root's side.
+    #[inline]
+    fn side<P: Evaluate>(&self, pos: &P) -> bool {
+        same_team(pos.allies(), pos.to_move(), self.root)
+    }
+
+    /// The value for the side to move of a finished game, or of a position the root seat has
+    /// been eliminated from.
+    fn terminal<P: Evaluate>(&self, pos: &P, ply: usize) -> Option<i32> {
+        let root_value = if let Some(outcome) = pos.outcome() {
+            terminal_values(outcome, self.seats, ply)[self.root.index()]
+        } else if !pos.active().contains(self.root) {
+            -(WIN - ply as i32)
+        } else {
+            return None;
+        };
+        Some(if self.side(pos) { root_value } else { -root_value })
+    }
+
+    /// The static value for the side to move (the root seat's value, negated for the others),
+    /// with the tempo bonus and any noise.
+    fn static_value<P: Evaluate>(&self, pos: &P) -> i32 {
+        let values = pos.evaluate(self.ctx.weights);
+        let root_value = values[self.root.index()];
+        let noise = self.ctx.noise_for(pos.search_key());
+        let value = if self.side(pos) { root_value } else { -root_value };
+        value + self.ctx.weights.common.tempo + noise
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Whether the seat after the one to move (in rotation, skipping seats out of the game)
+    /// plays against the root's side.
+    fn next_is_opponent<P: Evaluate>(&self, pos: &P) -> bool {
+        let active = pos.active();
+        let mut next = pos.to_move();
+        for _ in 0..3 {
+            next = next.next3();
+            if active.contains(next) {
+                return !same_team(pos.allies(), next, self.root);
+            }
+        }
+        false
+    }
+
+    /// A node of the main search; `searched` tells a BRS opponent phase that its one searched
+    /// move has been made.
+    fn node<P: Evaluate>(&mut self, pos: &P, depth: i32, ply: usize, mut alpha: i32, beta: i32, searched: bool) -> i32 {
+        self.pv[ply].clear();
+        if self.ctx.control.tick() {
+            return 0;
+        }
+        if let Some(value) = self.terminal(pos, ply) {
+            return value;
+        }
+        if depth <= 0 || ply >= MAX_PLY - QUIESCENCE_PLIES {
+            return self.quiescence(pos, ply, alpha, beta, 0);
+        }
+        self.ctx.seldepth = self.ctx.seldepth.max(ply);
+        let side = self.side(pos);
+        let brs_opponent = self.mode == Mode::Brs && !side;
+        let searched = brs_opponent && searched;
+        let key = pos.search_key() ^ self.salt ^ if searched { SEARCHED_SALT } else { 0 };
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(hit) = self.ctx.tt.probe(key, ply) {
+            tt_move = hit.mv;
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if !pv_node && hit.depth >= depth && usable {
+                return hit.score;
+            }
+        }
+        let ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
+        if ordered.is_empty() {
+            self.ctx.give_ordered(ordered);
+            return 0;
+        }
+        // BRS: once this phase's searched move is made, the other opponents just play their
+        // best-ordered move, at no cost in depth; so does the root's ally, whose interests
+        // are the root's (only the root seat and one opponent branch).
+        let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
+        if searched || ally {
+            let m = ordered[0].1;
+            self.ctx.give_ordered(ordered);
+            let next = child(pos, m);
+            let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, false);
+            if value > alpha && value < beta {
+                self.update_pv(ply, m);
+            }
+            return value;
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut count = 0;
+        // BRS: the branch in which this opponent plays its best-ordered move and a later
+        // opponent of the phase makes the searched move.
+        if brs_opponent && self.next_is_opponent(pos) {
+            let m = ordered[0].1;
+            let next = child(pos, m);
+            let value = self.child_value(side, &next, depth, ply, alpha, beta, false, false, false);
+            count += 1;
+            best = value;
+            best_move = Some(m);
+            if value > alpha {
+                alpha = value;
+                self.update_pv(ply, m);
+            }
+        }
+        let in_check = pos.in_check();
+        let two_sided = pos.active().len() == 2 || self.seats.len() == 2;
+        let mover = pos.to_move();
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        if alpha < beta {
+            for &(order, m) in &ordered {
+                let next = child(pos, m);
+                let gives_check = two_sided && next.in_check();
+                let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
+                let quiet = order < ORDER_KILLER - 10;
+                let reduce = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
+                let mut new_depth = depth - 1 + extension;
+                if reduce && count >= 12 && depth >= 5 {
+                    new_depth -= 1;
+                }
+                let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
+                count += 1;
+                if self.ctx.control.aborted() {
+                    self.ctx.give_ordered(ordered);
+                    return 0;
+                }
+                if value > best {
+                    best = value;
+                    best_move = Some(m);
+                    if value > alpha {
+                        alpha = value;
+                        self.update_pv(ply, m);
+                        if value >= beta {
+                            if quiet {
+                                self.ctx.heur.reward(mover, m, ply, depth);
+                                for &q in &quiets_tried {
+                                    self.ctx.heur.punish(mover, q, depth);
+                                }
+                            }
+                            break;
+                        }
+                    }
+                }
+                if quiet && quiets_tried.len() < 32 {
+                    quiets_tried.push(m);
+                }
+            }
+        }
+        self.ctx.give_ordered(ordered);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.ctx.tt.store(key, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// Quiescence: only captures (every move while in check, near the top), so that the static
+    /// value is taken in a quiet position. The side to move may stand pat.
+    fn quiescence<P: Evaluate>(&mut self, pos: &P, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+        self.pv[ply].clear();
+        if qply > 0 && self.ctx.control.tick() {
+            return 0;
+        }
+        if let Some(value) = self.terminal(pos, ply) {
+            return value;
+        }
+        self.ctx.seldepth = self.ctx.seldepth.max(ply);
+        let stand_pat = self.static_value(pos);
+        let in_check = qply < 2 && pos.in_check();
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+        }
+        if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
+            return stand_pat;
+        }
+        let ordered = self.ctx.ordered_moves(pos, None, ply, !in_check);
+        let side = self.side(pos);
+        let mut best = if in_check { -INFINITY } else { stand_pat };
+        for (count, &(_, m)) in ordered.iter().enumerate() {
+            if !in_check {
+                if count >= QUIESCENCE_WIDTH {
+                    break;
+                }
+                if stand_pat + pos.capture_gain(m, self.ctx.weights) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let next = child(pos, m);
+            let key = next.repetition_key();
+            if self.ctx.repeated(key) {
+                continue;
+            }
+            self.ctx.reps.push(key);
+            let value = if self.side(&next) == side {
+                self.quiescence(&next, ply + 1, alpha, beta, qply + 1)
+            } else {
+                -self.quiescence(&next, ply + 1, -beta, -alpha, qply + 1)
+            };
+            self.ctx.reps.pop();
+            if self.ctx.control.aborted() {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, m);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.ctx.give_ordered(ordered);
+        if best == -INFINITY {
+            stand_pat
+        } else {
+            best
+        }
+    }
+
+    /// Every seat's value for `info`: the search score for the root seat; for the others, the
+    /// static values at the end of the principal variation (two seats: the negated score).
+    fn scores<P: Evaluate>(&self, pos: &P, score: i32, pv: &[Move]) -> Vec<i32> {
+        let seats = pos.seats();
+        if seats.len() == 2 {
+            return seats.iter().map(|&p| if p == self.root { score } else { -score }).collect();
+        }
+        let mut end = pos.clone();
+        for &m in pv {
+            if end.outcome().is_some() {
+                break;
+            }
+            end = child(&end, m);
+        }
+        let values = match end.outcome() {
+            Some(outcome) => terminal_values(outcome, seats, pv.len()),
+            None => end.evaluate(self.ctx.weights),
+        };
+        seats.iter().map(|&p| if p == self.root { score } else { values[p.index()] }).collect()
+    }
+}

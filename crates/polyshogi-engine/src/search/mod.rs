@@ -1,0 +1,317 @@
+//! Search: what every searcher shares (limits and the stop flag, node counting, move ordering
+//! with killer and history tables, repetition inside the tree) and the searchers themselves —
+//! `alphabeta` (two players, PVS), `paranoid` and `brs` (three players reduced to two sides),
+//! `maxn` (a value per seat) and `mcts` (UCT with a value vector).
+
+pub mod alphabeta;
+pub mod brs;
+pub mod maxn;
+pub mod mcts;
+pub mod paranoid;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use polyshogi::mv::{Move, MoveList};
+use polyshogi::player::Player;
+use polyshogi::rules::RepetitionRule;
+use polyshogi::{Game, Rules};
+
+use crate::eval::{Evaluate, Weights};
+use crate::time::Budget;
+use crate::tt::TranspositionTable;
+
+/// The deepest ply any search reaches (main search and quiescence together).
+pub const MAX_PLY: usize = 96;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_000;
+
+/// What a search reports after each iteration (and once at the end).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The value of each seat of the game, from that seat's point of view, in turn order.
+    pub scores: Vec<i32>,
+    pub pv: Vec<Move>,
+}
+
+/// Limits, the stop flag and the node count of one search.
+pub struct Control<'a> {
+    stop: &'a AtomicBool,
+    start: Instant,
+    budget: Budget,
+    node_limit: Option<u64>,
+    pub nodes: u64,
+    aborted: bool,
+}
+
+impl<'a> Control<'a> {
+    pub fn new(stop: &'a AtomicBool, budget: Budget, node_limit: Option<u64>) -> Control<'a> {
+        Control { stop, start: Instant::now(), budget, node_limit, nodes: 0, aborted: false }
+    }
+
+    /// Counts a node; true when the search must stop now (stop flag, hard time, node limit).
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.aborted {
+            return true;
+        }
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes & 127 == 0 {
+            self.aborted = self.stop.load(Ordering::Relaxed) || self.budget.hard.is_some_and(|h| self.start.elapsed() >= h);
+        }
+        self.aborted
+    }
+
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// True once the soft limit has passed: finish, but start nothing new.
+    pub fn soft_expired(&self) -> bool {
+        self.aborted
+            || self.stop.load(Ordering::Relaxed)
+            || self.budget.soft.is_some_and(|s| self.start.elapsed() >= s)
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Killer moves per ply and the history table, kept between searches of one game.
+pub struct Heuristics {
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+}
+
+/// History slots per seat: origin (128 cells, then 8 roles dropped) × destination (128).
+const HISTORY_FROM: usize = 136;
+const HISTORY_MAX: i32 = 40_000;
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics { killers: vec![[0; 2]; MAX_PLY + 2], history: vec![0; 3 * HISTORY_FROM * 128] }
+    }
+}
+
+impl Heuristics {
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+
+    /// Ages the history so that the new search leans on recent experience.
+    pub fn new_search(&mut self) {
+        self.history.iter_mut().for_each(|h| *h /= 4);
+        self.killers.iter_mut().for_each(|k| *k = [0; 2]);
+    }
+
+    fn history_index(player: Player, m: Move) -> Option<usize> {
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } => (from.usize(), to.usize()),
+            Move::Drop { role, to } => (128 + role.index(), to.usize()),
+            _ => return None,
+        };
+        Some((player.index() * HISTORY_FROM + from) * 128 + to)
+    }
+
+    pub fn history(&self, player: Player, m: Move) -> i32 {
+        Self::history_index(player, m).map_or(0, |i| self.history[i])
+    }
+
+    /// A quiet move caused a cut-off at `ply` with `depth` left.
+    pub fn reward(&mut self, player: Player, m: Move, ply: usize, depth: i32) {
+        let packed = m.pack();
+        let killers = &mut self.killers[ply.min(MAX_PLY)];
+        if killers[0] != packed {
+            killers[1] = killers[0];
+            killers[0] = packed;
+        }
+        if let Some(i) = Self::history_index(player, m) {
+            let h = &mut self.history[i];
+            *h = (*h + depth * depth).min(HISTORY_MAX);
+        }
+    }
+
+    /// A quiet move was searched without causing the cut-off another one did.
+    pub fn punish(&mut self, player: Player, m: Move, depth: i32) {
+        if let Some(i) = Self::history_index(player, m) {
+            let h = &mut self.history[i];
+            *h = (*h - depth).max(-HISTORY_MAX);
+        }
+    }
+
+    fn killer_rank(&self, ply: usize, m: Move) -> Option<usize> {
+        let packed = m.pack();
+        self.killers[ply.min(MAX_PLY)].iter().position(|&k| k == packed)
+    }
+}
+
+/// Move-ordering scores: the table's move, then captures (most valuable victim first, least
+/// valuable attacker next), promotions, the two killers, then history.
+pub const ORDER_TT: i32 = 1_000_000;
+pub const ORDER_CAPTURE: i32 = 200_000;
+pub const ORDER_PROMOTION: i32 = 150_000;
+pub const ORDER_KILLER: i32 = 100_000;
+
+/// What every searcher shares: weights, tables, limits, the repetition history and pools of
+/// move lists (a `MoveList` is large, so it lives on the heap and is reused).
+pub struct Ctx<'a> {
+    pub weights: &'a Weights,
+    pub tt: &'a mut TranspositionTable,
+    pub heur: &'a mut Heuristics,
+    pub control: Control<'a>,
+    /// Keys of the game's positions up to the root, then of the current search path.
+    pub reps: Vec<u64>,
+    pub rule: RepetitionRule,
+    /// Evaluation noise in centipawns (weaker levels), seeded.
+    pub noise: i32,
+    pub seed: u64,
+    lists: Vec<Box<MoveList>>,
+    ordered: Vec<Vec<(i32, Move)>>,
+    pub seldepth: usize,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(weights: &'a Weights, tt: &'a mut TranspositionTable, heur: &'a mut Heuristics, control: Control<'a>) -> Ctx<'a> {
+        Ctx {
+            weights,
+            tt,
+            heur,
+            control,
+            reps: Vec::new(),
+            rule: RepetitionRule::Off,
+            noise: 0,
+            seed: 0,
+            lists: Vec::new(),
+            ordered: Vec::new(),
+            seldepth: 0,
+        }
+    }
+
+    pub fn take_list(&mut self) -> Box<MoveList> {
+        self.lists.pop().unwrap_or_else(|| Box::new(MoveList::new()))
+    }
+
+    pub fn give_list(&mut self, list: Box<MoveList>) {
+        self.lists.push(list);
+    }
+
+    pub fn give_ordered(&mut self, ordered: Vec<(i32, Move)>) {
+        self.ordered.push(ordered);
+    }
+
+    /// The legal moves of `pos` with their ordering scores, best first. With `captures_only`,
+    /// only moves that win material.
+    pub fn ordered_moves<P: Evaluate>(&mut self, pos: &P, tt_move: Option<Move>, ply: usize, captures_only: bool) -> Vec<(i32, Move)> {
+        let mut list = self.take_list();
+        pos.legal_moves(&mut list);
+        let mut ordered = self.ordered.pop().unwrap_or_default();
+        ordered.clear();
+        for &m in list.iter() {
+            let gain = pos.capture_gain(m, self.weights);
+            if captures_only && gain <= 0 {
+                continue;
+            }
+            ordered.push((self.order_score(pos, m, gain, tt_move, ply), m));
+        }
+        self.give_list(list);
+        ordered.sort_unstable_by_key(|&(order, _)| std::cmp::Reverse(order));
+        ordered
+    }
+
+    /// The ordering score of one move whose `capture_gain` is `gain`.
+    pub fn order_score<P: Evaluate>(&self, pos: &P, m: Move, gain: i32, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            ORDER_TT
+        } else if gain > 0 {
+            let attacker = match m {
+                Move::Normal { from, .. } => match pos.piece_value(from, self.weights) {
+                    0 => 2_000,
+                    v => v,
+                },
+                _ => 0,
+            };
+            ORDER_CAPTURE + gain * 16 - attacker / 8
+        } else if matches!(m, Move::Normal { promote: true, .. }) {
+            ORDER_PROMOTION
+        } else if let Some(rank) = self.heur.killer_rank(ply, m) {
+            ORDER_KILLER - rank as i32
+        } else {
+            self.heur.history(pos.to_move(), m)
+        }
+    }
+
+    /// Whether a position with this key occurred before, in the game or on the search path.
+    #[inline]
+    pub fn repeated(&self, key: u64) -> bool {
+        self.reps.iter().rev().any(|&k| k == key)
+    }
+
+    /// A deterministic per-position perturbation of at most `noise` centipawns.
+    #[inline]
+    pub fn noise_for(&self, key: u64) -> i32 {
+        if self.noise <= 0 {
+            return 0;
+        }
+        let mut z = key ^ self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z % (2 * self.noise as u64 + 1)) as i32 - self.noise
+    }
+}
+
+/// The repetition keys of every position of the game from its start up to the current one.
+pub fn game_keys<P: Rules>(game: &Game<P>) -> Vec<u64> {
+    let mut replay = Game::new(game.start().clone());
+    let mut keys = Vec::with_capacity(game.moves().len() + 1);
+    let mut decisions = game.decisions().iter().peekable();
+    for (index, &m) in game.moves().iter().enumerate() {
+        keys.push(replay.position().repetition_key());
+        replay.play_unchecked(m);
+        while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
+            decisions.next();
+            let _ = replay.answer_pending(accept);
+        }
+    }
+    keys.push(game.position().repetition_key());
+    keys
+}
+
+/// Plays `m` on a copy of `pos`; a decision the move leaves pending (a proposed alliance) is
+/// accepted, as perft does.
+#[inline]
+pub fn child<P: Rules>(pos: &P, m: Move) -> P {
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    if next.decision_pending() {
+        let _ = next.answer_pending(true);
+    }
+    next
+}
+
+/// The root's legal moves, with the game's repetition rule applied.
+pub fn root_moves<P: Rules>(game: &Game<P>) -> Vec<Move> {
+    let mut list = Box::new(MoveList::new());
+    game.legal_moves(&mut list);
+    list.to_vec()
+}
+
+/// SplitMix64's finaliser: spreads a small number over 64 bits (for key salts).
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
