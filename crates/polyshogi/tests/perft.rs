@@ -1,38 +1,59 @@
-//! Perft counts frozen in tests/data/sannin.perft, and the 120° symmetry of the start.
+//! Perft counts frozen in tests/data/<variant>.perft for every variant, and the 120° symmetry of
+//! the Sannin start.
 
 use polyshogi::notation::move_text;
 use polyshogi::perft::perft;
 use polyshogi::variant::sannin::{Compulsory, SanninGame, SanninPosition, SanninRules, SanninSetup};
-use polyshogi::{MoveList, Player};
+use polyshogi::variant::{AnyGame, Variant};
+use polyshogi::{with_game, MoveList, Player};
 
-fn game_after(options: &str, moves: &str) -> SanninGame {
-    let mut rules = SanninRules::default();
-    for option in options.split(';').map(str::trim).filter(|o| !o.is_empty()) {
-        rules.set(option).unwrap();
-    }
-    let mut game = SanninGame::new(SanninPosition::start(rules));
-    let mut legal = MoveList::new();
-    for text in move_text::split_move_list(moves) {
-        game.legal_moves(&mut legal);
-        let m = move_text::parse(game.position(), &legal, &text).unwrap_or_else(|e| panic!("{e}"));
-        game.play_unchecked(m);
-    }
+/// The game of `variant` after `moves` (canonical or short text) under `options`.
+fn game_after(variant: Variant, options: &str, moves: &str) -> AnyGame {
+    let options: Vec<&str> = options.split(';').map(str::trim).filter(|o| !o.is_empty()).collect();
+    let mut game = AnyGame::new(variant, &options).unwrap_or_else(|e| panic!("{e}"));
+    with_game!(&mut game, g => {
+        let mut legal = MoveList::new();
+        for text in move_text::split_move_list(moves) {
+            g.legal_moves(&mut legal);
+            let m = move_text::parse(g.position(), &legal, &text).unwrap_or_else(|e| panic!("{e}"));
+            g.play_unchecked(m);
+        }
+    });
     game
 }
 
-#[test]
-fn frozen_sannin_perft_counts_hold() {
-    let data = include_str!("data/sannin.perft");
+/// Every line of `tests/data/<variant>.perft` holds, and there are at least `at_least` lines.
+fn check_frozen_counts(variant: Variant, data: &str, at_least: usize) {
     let mut checked = 0;
     for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(" | ").map(str::trim).collect();
         let [options, moves, depth, expected] = fields[..] else { panic!("bad line: {line}") };
-        let mut game = game_after(options, moves);
-        let count = perft(&mut game, depth.parse().unwrap());
-        assert_eq!(count, expected.parse::<u64>().unwrap(), "{line}");
+        let mut game = game_after(variant, options, moves);
+        let count = with_game!(&mut game, g => perft(g, depth.parse().unwrap()));
+        assert_eq!(count, expected.parse::<u64>().unwrap(), "{} {line}", variant.name());
         checked += 1;
     }
-    assert!(checked >= 10);
+    assert!(checked >= at_least, "{} has only {checked} frozen counts", variant.name());
+}
+
+#[test]
+fn frozen_sannin_perft_counts_hold() {
+    check_frozen_counts(Variant::Sannin, include_str!("data/sannin.perft"), 10);
+}
+
+#[test]
+fn frozen_hexshogi91_perft_counts_hold() {
+    check_frozen_counts(Variant::HexShogi91, include_str!("data/hexshogi91.perft"), 10);
+}
+
+#[test]
+fn frozen_tphs91_perft_counts_hold() {
+    check_frozen_counts(Variant::Tphs91, include_str!("data/tphs91.perft"), 10);
+}
+
+#[test]
+fn frozen_sankaku_perft_counts_hold() {
+    check_frozen_counts(Variant::Sankaku, include_str!("data/sankaku.perft"), 10);
 }
 
 /// The start array is the same for each player turned by 120°, so whoever moves first has
