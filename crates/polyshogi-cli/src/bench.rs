@@ -1,6 +1,8 @@
-//! `polyshogi bench`: perft speed on one core over a fixed list of positions of every variant.
-//! The total node count is the bench signature: it changes only when move generation changes.
+//! `polyshogi bench`: perft speed on one core over a fixed list of positions of every variant
+//! (the total node count is the bench signature: it changes only when move generation changes),
+//! and with `--search`, the nodes per second of every search on the same positions.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use polyshogi::mv::MoveList;
@@ -8,6 +10,7 @@ use polyshogi::notation::move_text;
 use polyshogi::perft::perft;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
+use polyshogi_engine::{Engine, EngineKind, Evaluate, Limits};
 
 /// Positions as (variant, name, rule options, moves from the start). Sannin: the start, the
 /// 1932 sample game's opening, a middle game with full hands and promoted bishops, and a
@@ -25,18 +28,36 @@ const POSITIONS: [(Variant, &str, &str, &str); 9] = [
     (Variant::Sankaku, "sankaku: start", "", ""),
 ];
 
+/// A bench position's game. Compulsory alliances are off: the positions must not depend on the
+/// alliance detector.
+fn bench_game(variant: Variant, options: &str, moves: &str) -> AnyGame {
+    let mut rules: Vec<&str> = options.split(';').filter(|o| !o.is_empty()).collect();
+    if variant == Variant::Sannin {
+        rules.push("compulsory=off");
+    }
+    let mut game = AnyGame::new(variant, &rules).expect("bench rule options are valid");
+    with_game!(&mut game, g => play_moves(g, moves));
+    game
+}
+
+fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) {
+    let mut legal = MoveList::new();
+    for text in move_text::split_move_list(moves) {
+        game.legal_moves(&mut legal);
+        let m = move_text::parse(game.position(), &legal, &text).expect("bench positions are legal");
+        game.play_unchecked(m);
+    }
+}
+
 pub fn run(depth: u32) {
     let mut total_nodes = 0u64;
     let mut total_seconds = 0f64;
     for (variant, name, options, moves) in POSITIONS {
-        // Compulsory alliances off: the positions must not depend on the alliance detector.
-        let mut rules: Vec<&str> = options.split(';').filter(|o| !o.is_empty()).collect();
-        if variant == Variant::Sannin {
-            rules.push("compulsory=off");
-        }
-        let mut game = AnyGame::new(variant, &rules).expect("bench rule options are valid");
+        let mut game = bench_game(variant, options, moves);
         let position_depth = if moves.is_empty() { depth } else { depth.saturating_sub(1).max(1) };
-        let (nodes, seconds) = with_game!(&mut game, g => measure(g, moves, position_depth));
+        let started = Instant::now();
+        let nodes = with_game!(&mut game, g => perft(g, position_depth));
+        let seconds = started.elapsed().as_secs_f64();
         println!("{name:<36} depth {position_depth}  {nodes:>12} nodes  {seconds:>8.3} s  {:>7.2} Mnps", nodes as f64 / seconds / 1e6);
         total_nodes += nodes;
         total_seconds += seconds;
@@ -45,15 +66,30 @@ pub fn run(depth: u32) {
     println!("total {total_nodes} nodes in {total_seconds:.3} s: {:.2} Mnps", total_nodes as f64 / total_seconds / 1e6);
 }
 
-/// Plays the moves, then times perft.
-fn measure<P: Rules>(game: &mut Game<P>, moves: &str, depth: u32) -> (u64, f64) {
-    let mut legal = MoveList::new();
-    for text in move_text::split_move_list(moves) {
-        game.legal_moves(&mut legal);
-        let m = move_text::parse(game.position(), &legal, &text).expect("bench positions are legal");
-        game.play_unchecked(m);
+/// Every search of the game thinks `movetime_ms` on each bench position, with a fresh engine.
+pub fn run_search(movetime_ms: u64) {
+    for (variant, name, options, moves) in POSITIONS {
+        let game = bench_game(variant, options, moves);
+        let seats = with_game!(&game, g => g.position().seats().len());
+        let kinds: &[EngineKind] = if seats == 3 {
+            &[EngineKind::Paranoid, EngineKind::Brs, EngineKind::MaxN, EngineKind::Mcts]
+        } else {
+            &[EngineKind::AlphaBeta, EngineKind::MaxN, EngineKind::Mcts]
+        };
+        for &kind in kinds {
+            let (depth, nodes, seconds) = with_game!(&game, g => think(g, kind, movetime_ms));
+            println!(
+                "{name:<36} {:<9} depth {depth:>2}  {nodes:>10} nodes  {seconds:>6.2} s  {:>9.0} nodes/s",
+                kind.name(),
+                nodes as f64 / seconds
+            );
+        }
     }
+}
+
+fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u32, u64, f64) {
+    let limits = Limits { movetime_ms: Some(movetime_ms), ..Limits::default() };
     let started = Instant::now();
-    let nodes = perft(game, depth);
-    (nodes, started.elapsed().as_secs_f64())
+    let result = Engine::new(kind).think(game, &limits, &AtomicBool::new(false), &mut |_| {});
+    (result.depth, result.nodes, started.elapsed().as_secs_f64())
 }

@@ -76,11 +76,18 @@ enum Command {
         #[arg(long, default_value = polyshogi_server::DEFAULT_DATABASE)]
         database: String,
     },
-    /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list.
+    /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list, or with
+    /// `--search` the nodes per second of every search on those positions.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
         #[arg(long, default_value_t = 4)]
         depth: u32,
+        /// Time the searches instead of perft.
+        #[arg(long)]
+        search: bool,
+        /// With `--search`: thinking time per search and position, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        movetime: u64,
     },
 }
 
@@ -165,7 +172,8 @@ fn run(command: Command) -> Result<()> {
         Command::Validate { record } => records::validate_command(&record)?,
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input } => records::show_command(&input)?,
-        Command::Bench { depth } => bench::run(depth),
+        Command::Bench { search: false, depth, .. } => bench::run(depth),
+        Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
         Command::Serve { addr, database } => polyshogi_server::run(&addr, &database)?,

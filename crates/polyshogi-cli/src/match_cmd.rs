@@ -19,15 +19,16 @@ use polyshogi::player::Player;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
 use polyshogi_engine::choose::SplitMix;
-use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Limits};
+use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
 
 /// Plays engines against each other.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// The game: sannin, hexshogi91, tphs91 or sankaku.
     pub variant: String,
-    /// The engines, comma separated (random, greedy, alphabeta, paranoid, brs, maxn, mcts).
-    /// Two-player games: every ordered pair plays. Three players: with three or more engines
+    /// The engines, comma separated: searches (random, greedy, alphabeta, paranoid, brs, maxn,
+    /// mcts) or playing levels (beginner, easy, medium, hard, expert, max; a level caps the
+    /// match's budget with its own). Two-player games: every ordered pair plays. Three players: with three or more engines
     /// every ordered triple of distinct engines plays (all 6 seat orders); with two, the first
     /// engine plays alone against two copies of the second, in each seat.
     #[arg(long, value_delimiter = ',', required = true)]
@@ -99,21 +100,55 @@ struct Budget {
     clock: Option<(u64, u64)>,
 }
 
+/// A player of the match: a search by name (`alphabeta`, …), or a playing level (`easy`, …),
+/// which brings the level's engine, evaluation noise and caps on the match's budget.
+#[derive(Clone, Copy, Debug)]
+struct Contestant {
+    kind: EngineKind,
+    level: Option<Level>,
+    variant: Variant,
+}
+
+impl Contestant {
+    fn parse(name: &str, variant: Variant) -> Result<Contestant> {
+        if let Some(kind) = EngineKind::from_name(name) {
+            return Ok(Contestant { kind, level: None, variant });
+        }
+        if let Some(level) = Level::from_name(name) {
+            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant });
+        }
+        let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+        let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        bail!("unknown engine `{name}` (engines: {}; levels: {})", engines.join(", "), levels.join(", "))
+    }
+
+    fn name(&self) -> &'static str {
+        self.level.map_or(self.kind.name(), Level::name)
+    }
+
+    fn engine(&self, options: EngineOptions) -> Engine {
+        let options = match self.level {
+            Some(level) => level.options(self.variant, options),
+            None => options,
+        };
+        Engine::with_options(self.kind, options)
+    }
+
+    fn limits(&self, limits: &Limits) -> Limits {
+        match self.level {
+            Some(level) => level.limits(self.variant, limits),
+            None => *limits,
+        }
+    }
+}
+
 pub fn run(args: MatchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let seats = with_game!(&start, g => g.position().seats().len());
-    let kinds: Vec<EngineKind> = args
-        .engines
-        .iter()
-        .map(|name| {
-            EngineKind::from_name(name.trim()).with_context(|| {
-                let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown engine `{name}` (known: {})", names.join(", "))
-            })
-        })
-        .collect::<Result<_>>()?;
-    if kinds.len() < 2 {
+    let contestants: Vec<Contestant> =
+        args.engines.iter().map(|name| Contestant::parse(name.trim(), variant)).collect::<Result<_>>()?;
+    if contestants.len() < 2 {
         bail!("a match needs at least two engines");
     }
     let clock = args.clock.as_deref().map(parse_clock).transpose()?;
@@ -121,7 +156,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         bail!("give a budget: --movetime, --nodes, --depth or --clock");
     }
     let budget = Budget { movetime: args.movetime, nodes: args.nodes, depth: args.depth, clock };
-    let lineups = lineups(kinds.len(), seats);
+    let lineups = lineups(contestants.len(), seats);
     let games = if args.games >= lineups.len() { args.games / lineups.len() * lineups.len() } else { args.games };
     if let Some(out) = &args.out {
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
@@ -141,7 +176,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..args.jobs.max(1) {
             let sender = sender.clone();
-            let (next, failed, lineups, kinds, start, args) = (&next, &failed, &lineups, &kinds, &start, &args);
+            let (next, failed, lineups, contestants, start, args) = (&next, &failed, &lineups, &contestants, &start, &args);
             std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn_scoped(scope, move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= games || failed.load(Ordering::Relaxed) {
@@ -149,7 +184,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
                 }
                 let lineup = &lineups[index % lineups.len()];
                 let opening_seed = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (index / lineups.len()) as u64;
-                let result = with_game!(start, g => play_game(g, index, lineup, kinds, &budget, opening_seed, args));
+                let result = with_game!(start, g => play_game(g, index, lineup, contestants, &budget, opening_seed, args));
                 if result.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -166,7 +201,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
                 std::fs::write(&path, &result.record).with_context(|| format!("cannot write {}", path.display()))?;
             }
             results.push(result);
-            progress.set_message(short_standing(&results, &kinds));
+            progress.set_message(short_standing(&results, &contestants));
             progress.inc(1);
         }
         Ok(())
@@ -175,7 +210,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     results.sort_by_key(|r| r.index);
     let seat_names: Vec<String> =
         with_game!(&start, g => g.position().seats().iter().map(|&p| g.position().seat_name(p).to_string()).collect());
-    let table = results_table(&results, &kinds, &seat_names, &args, started.elapsed());
+    let table = results_table(&results, &contestants, &seat_names, &args, started.elapsed());
     print!("{table}");
     if let Some(out) = &args.out {
         let path = out.join("results.txt");
@@ -277,7 +312,7 @@ fn play_game<P: Evaluate>(
     start: &Game<P>,
     index: usize,
     lineup: &[usize],
-    kinds: &[EngineKind],
+    contestants: &[Contestant],
     budget: &Budget,
     opening_seed: u64,
     args: &MatchArgs,
@@ -286,7 +321,7 @@ fn play_game<P: Evaluate>(
     let mut game = opening(start, args.opening_plies, opening_seed);
     let opening_moves = game.moves().len();
     let options = EngineOptions { hash_mb: args.hash, ..EngineOptions::default() };
-    let mut engines: Vec<Engine> = lineup.iter().map(|&e| Engine::with_options(kinds[e], options)).collect();
+    let mut engines: Vec<Engine> = lineup.iter().map(|&e| contestants[e].engine(options)).collect();
     let mut clocks: Vec<u64> = vec![budget.clock.map_or(0, |c| c.0); seats.len()];
     let stop = AtomicBool::new(false);
     let mut termination = String::new();
@@ -312,6 +347,7 @@ fn play_game<P: Evaluate>(
             seed: opening_seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ seat as u64,
         };
         let thinking = Instant::now();
+        let limits = contestants[lineup[seat]].limits(&limits);
         let result = engines[seat].think(&game, &limits, &stop, &mut |_| {});
         let spent = thinking.elapsed();
         if let Some((_, inc)) = budget.clock {
@@ -324,11 +360,11 @@ fn play_game<P: Evaluate>(
             clocks[seat] = clocks[seat] - spent + inc;
         }
         let Some(m) = result.best else {
-            termination = format!("{} found no move", kinds[lineup[seat]].name());
+            termination = format!("{} found no move", contestants[lineup[seat]].name());
             break;
         };
         let events = game.play(m).map_err(|e| {
-            anyhow::anyhow!("game {}: {} chose an illegal move {m:?}: {e}", index + 1, kinds[lineup[seat]].name())
+            anyhow::anyhow!("game {}: {} chose an illegal move {m:?}: {e}", index + 1, contestants[lineup[seat]].name())
         })?;
         for event in events {
             if let Event::GameOver { placings, .. } = event {
@@ -353,7 +389,7 @@ fn play_game<P: Evaluate>(
         ("Round".to_string(), (index + 1).to_string()),
     ];
     for (s, &p) in seats.iter().enumerate() {
-        tags.push((game.position().seat_name(p).to_string(), kinds[lineup[s]].name().to_string()));
+        tags.push((game.position().seat_name(p).to_string(), contestants[lineup[s]].name().to_string()));
     }
     tags.push(("Opening".to_string(), format!("{opening_moves} random plies")));
     tags.push(("TimeControl".to_string(), budget_text(budget)));
@@ -434,11 +470,11 @@ fn tallies(results: &[GameResult], engines: usize, seats: usize) -> Vec<Tally> {
     tallies
 }
 
-fn short_standing(results: &[GameResult], kinds: &[EngineKind]) -> String {
+fn short_standing(results: &[GameResult], contestants: &[Contestant]) -> String {
     let seats = results.first().map_or(2, |r| r.lineup.len());
-    tallies(results, kinds.len(), seats)
+    tallies(results, contestants.len(), seats)
         .iter()
-        .zip(kinds)
+        .zip(contestants)
         .map(|(t, k)| format!("{} {:.1}", k.name(), t.points))
         .collect::<Vec<_>>()
         .join("  ")
@@ -446,8 +482,8 @@ fn short_standing(results: &[GameResult], kinds: &[EngineKind]) -> String {
 
 /// Three players: for each pair of engines, in the games they played together, how often the
 /// row engine finished ahead of the column engine (ties count half).
-fn head_to_head(results: &[GameResult], kinds: &[EngineKind]) -> String {
-    let n = kinds.len();
+fn head_to_head(results: &[GameResult], contestants: &[Contestant]) -> String {
+    let n = contestants.len();
     let mut ahead = vec![vec![0.0f64; n]; n];
     let mut together = vec![vec![0usize; n]; n];
     for r in results {
@@ -465,9 +501,9 @@ fn head_to_head(results: &[GameResult], kinds: &[EngineKind]) -> String {
             }
         }
     }
-    let mut text = format!("ahead of  {}\n", kinds.iter().map(|k| format!("{:>9}", k.name())).collect::<String>());
+    let mut text = format!("ahead of  {}\n", contestants.iter().map(|k| format!("{:>9}", k.name())).collect::<String>());
     for a in 0..n {
-        let _ = write!(text, "{:<10}", kinds[a].name());
+        let _ = write!(text, "{:<10}", contestants[a].name());
         for b in 0..n {
             if together[a][b] == 0 {
                 let _ = write!(text, "{:>9}", "-");
@@ -495,9 +531,9 @@ fn elo(samples: &[f64]) -> Option<(f64, f64)> {
     Some((diff, spread))
 }
 
-fn results_table(results: &[GameResult], kinds: &[EngineKind], seat_names: &[String], args: &MatchArgs, elapsed: Duration) -> String {
+fn results_table(results: &[GameResult], contestants: &[Contestant], seat_names: &[String], args: &MatchArgs, elapsed: Duration) -> String {
     let seats = seat_names.len();
-    let tallies = tallies(results, kinds.len(), seats);
+    let tallies = tallies(results, contestants.len(), seats);
     let mut text = String::new();
     let plies: usize = results.iter().map(|r| r.plies).sum();
     let budget = Budget {
@@ -521,7 +557,7 @@ fn results_table(results: &[GameResult], kinds: &[EngineKind], seat_names: &[Str
         let _ = write!(text, " {:>8}", format!("{name}%"));
     }
     text.push('\n');
-    for (t, kind) in tallies.iter().zip(kinds) {
+    for (t, kind) in tallies.iter().zip(contestants) {
         let pct = 100.0 * t.points / t.games.max(1) as f64;
         let _ = write!(
             text,
@@ -543,15 +579,15 @@ fn results_table(results: &[GameResult], kinds: &[EngineKind], seat_names: &[Str
         }
         text.push('\n');
     }
-    if seats == 3 && kinds.len() >= 3 {
-        text.push_str(&head_to_head(results, kinds));
+    if seats == 3 && contestants.len() >= 3 {
+        text.push_str(&head_to_head(results, contestants));
     }
-    if seats == 2 && kinds.len() == 2 {
+    if seats == 2 && contestants.len() == 2 {
         let score = tallies[0].points / tallies[0].games.max(1) as f64;
         if score >= 1.0 - 1e-9 || score <= 1e-9 {
-            let _ = writeln!(text, "Elo {} − {}: {} (one side scored every point; no finite estimate)", kinds[0].name(), kinds[1].name(), if score > 0.5 { "+inf" } else { "-inf" });
+            let _ = writeln!(text, "Elo {} − {}: {} (one side scored every point; no finite estimate)", contestants[0].name(), contestants[1].name(), if score > 0.5 { "+inf" } else { "-inf" });
         } else if let Some((diff, error)) = elo(&tallies[0].samples) {
-            let _ = writeln!(text, "Elo {} − {}: {:+.0} ± {:.0} (95%)", kinds[0].name(), kinds[1].name(), diff, error);
+            let _ = writeln!(text, "Elo {} − {}: {:+.0} ± {:.0} (95%)", contestants[0].name(), contestants[1].name(), diff, error);
         }
     }
     let mut terminations: Vec<(String, usize)> = Vec::new();

@@ -1,4 +1,4 @@
-//! End-to-end tests of the `polyshogi` binary: perft, moves, replay and bench on good input, and
+//! End-to-end tests of the `polyshogi` binary: perft, moves, replay, bench and match on good input, and
 //! the error contract on bad input (one `error: …` line on stderr, non-zero exit, never a panic).
 
 use std::path::{Path, PathBuf};
@@ -291,6 +291,56 @@ fn replay_of_a_missing_file_fails_cleanly() {
 fn bench_at_depth_1_runs() {
     let out = success(&["bench", "--depth", "1"]);
     assert!(out.lines().any(|l| l.starts_with("signature ")), "{out}");
+}
+
+#[test]
+fn bench_search_reports_every_search_of_every_game() {
+    let out = success(&["bench", "--search", "--movetime", "20"]);
+    for (game, search) in [("sannin", "brs"), ("sannin", "paranoid"), ("tphs91", "maxn"), ("hexshogi91", "alphabeta"), ("sankaku", "mcts")] {
+        assert!(
+            out.lines().any(|l| l.starts_with(game) && l.contains(&format!(" {search} ")) && l.ends_with("nodes/s")),
+            "no {search} line for {game}:\n{out}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// match
+
+#[test]
+fn match_plays_every_seat_order_and_writes_a_record_of_each_game() {
+    let dir = std::env::temp_dir().join(format!("polyshogi-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = success(&[
+        "match", "tphs91", "--engines", "greedy,random", "--games", "3", "--depth", "1", "--quiet", "--out", dir.to_str().unwrap(),
+    ]);
+    assert!(out.starts_with("3 games of tphs91"), "{out}");
+    // With two engines and three seats, the first sits alone in each seat once.
+    let greedy = out.lines().find(|l| l.starts_with("greedy")).expect("a greedy row");
+    assert_eq!(greedy.split_whitespace().nth(1), Some("3"), "{out}");
+    let random = out.lines().find(|l| l.starts_with("random")).expect("a random row");
+    assert_eq!(random.split_whitespace().nth(1), Some("6"), "{out}");
+    for game in 1..=3 {
+        let record = dir.join(format!("game-{game:04}.psn"));
+        success(&["validate", record.to_str().unwrap()]);
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("results.txt")).unwrap(), out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_of_two_levels_prints_an_elo_line() {
+    let out = success(&["match", "hexshogi91", "--engines", "beginner,easy", "--games", "2", "--movetime", "20", "--quiet"]);
+    assert!(out.lines().any(|l| l.starts_with("beginner ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("Elo beginner − easy: ")), "{out}");
+}
+
+#[test]
+fn match_rejects_an_unknown_engine_and_a_missing_budget() {
+    let line = clean_error(&["match", "sankaku", "--engines", "alphabeta,deepblue"]);
+    assert!(line.contains("`deepblue`") && line.contains("levels: beginner"), "{line}");
+    let line = clean_error(&["match", "sankaku", "--engines", "alphabeta,greedy"]);
+    assert!(line.contains("--movetime"), "{line}");
 }
 
 // ---------------------------------------------------------------------------------------------

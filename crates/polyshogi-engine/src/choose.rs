@@ -67,7 +67,7 @@ impl EngineKind {
         match variant {
             Variant::HexShogi91 | Variant::Sankaku => EngineKind::AlphaBeta,
             Variant::Sannin => EngineKind::Paranoid,
-            Variant::Tphs91 => EngineKind::Paranoid,
+            Variant::Tphs91 => EngineKind::Brs,
         }
     }
 }
