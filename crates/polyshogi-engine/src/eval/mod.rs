@@ -13,6 +13,7 @@ mod sankaku;
 mod sannin;
 mod weights;
 
+use arrayvec::ArrayVec;
 use polyshogi::geometry::Cell;
 use polyshogi::mv::Move;
 use polyshogi::outcome::Outcome;
@@ -101,7 +102,7 @@ pub fn utilities(raw: Values, seats: &[Player], active: PlayerSet, allies: Playe
             values[p.index()] = ELIMINATED;
         }
     }
-    let alive: Vec<Player> = active.iter().collect();
+    let alive: ArrayVec<Player, 3> = active.iter().collect();
     match alive.len() {
         0 | 1 => {
             for p in alive {

@@ -9,6 +9,7 @@
 //! inside the tree are all followed as the rules say. A node's value is from the point of view
 //! of the side to move there; a child's value is negated only when the side changes.
 
+use arrayvec::ArrayVec;
 use polyshogi::mv::Move;
 use polyshogi::player::Player;
 use polyshogi::Game;
@@ -32,6 +33,8 @@ const SEARCHED_SALT: u64 = 0x6c8e_9cf5_70a4_3f1b;
 /// Quiescence depth limit, and how many captures it tries per node.
 const QUIESCENCE_PLIES: usize = 8;
 const QUIESCENCE_WIDTH: usize = 12;
+/// How many quiet moves that failed before a cut-off lose history credit.
+const QUIETS_PUNISHED: usize = 32;
 /// Captures that cannot lift the score this close to alpha are skipped in quiescence.
 const DELTA_MARGIN: i32 = 200;
 
@@ -326,7 +329,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let in_check = pos.in_check();
         let two_sided = pos.active().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
         if alpha < beta {
             for &(order, m) in &ordered {
                 let next = child(pos, m);
@@ -361,7 +364,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                         }
                     }
                 }
-                if quiet && quiets_tried.len() < 32 {
+                if quiet && !quiets_tried.is_full() {
                     quiets_tried.push(m);
                 }
             }
