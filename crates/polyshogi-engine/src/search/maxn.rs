@@ -46,12 +46,7 @@ impl<'c, 'a> MaxN<'c, 'a> {
             return result;
         }
         let tt_move = self.ctx.tt.probe(pos.search_key() ^ SALT, 0).and_then(|h| h.mv);
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| (self.ctx.order_score(pos, m, pos.capture_gain(m, self.ctx.weights), tt_move, 0), m))
-            .collect();
-        scored.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
-        moves = scored.into_iter().map(|(_, m)| m).collect();
+        self.ctx.order_root(pos, &mut moves, tt_move);
         result.best = Some(moves[0]);
         result.pv = vec![moves[0]];
         if moves.len() == 1 {

@@ -253,6 +253,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Sorts the root's moves best first by the ordering scores (stable: ties keep the move
+    /// generator's order).
+    pub fn order_root<P: Evaluate>(&self, pos: &P, moves: &mut [Move], tt_move: Option<Move>) {
+        moves.sort_by_cached_key(|&m| std::cmp::Reverse(self.order_score(pos, m, pos.capture_gain(m, self.weights), tt_move, 0)));
+    }
+
     /// Whether a position with this key occurred before, in the game or on the search path.
     #[inline]
     pub fn repeated(&self, key: u64) -> bool {
