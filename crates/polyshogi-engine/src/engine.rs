@@ -143,7 +143,10 @@ impl Engine {
                 (outcome.best, outcome.depth, outcome.pv)
             }
             EngineKind::Mcts => {
-                let iterations = if unlimited { Some(Self::DEFAULT_ITERATIONS) } else { None };
+                // MCTS has no depth: without a time, node or clock limit it runs its default
+                // iterations (otherwise a `go depth` would grow the tree to its memory bound).
+                let open_ended = limits.nodes.is_none() && limits.movetime_ms.is_none() && limits.clock.is_none() && !limits.infinite;
+                let iterations = if open_ended { Some(Self::DEFAULT_ITERATIONS) } else { None };
                 let outcome = mcts::search(&mut ctx, game, iterations, &mut relay);
                 (outcome.best, outcome.depth, outcome.pv)
             }

@@ -278,6 +278,17 @@ fn a_search_stopped_by_the_clock_returns_a_legal_move() {
 }
 
 #[test]
+fn mcts_reads_a_depth_only_limit_as_no_limit() {
+    // MCTS has no depth; a `go depth` must not let its tree grow to the memory bound.
+    let game = Game::new(SanninPosition::start(SanninRules::default()));
+    let run = |limits: Limits| Engine::new(EngineKind::Mcts).think(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+    let unlimited = run(Limits::default());
+    let depth_only = run(depth(2));
+    assert_eq!(depth_only.nodes, unlimited.nodes);
+    assert_eq!(depth_only.best, unlimited.best);
+}
+
+#[test]
 fn an_infinite_search_ends_when_another_thread_raises_the_stop_flag() {
     let stop = Arc::new(AtomicBool::new(false));
     let raiser = {
