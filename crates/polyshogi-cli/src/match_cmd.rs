@@ -28,9 +28,10 @@ pub struct MatchArgs {
     pub variant: String,
     /// The engines, comma separated: searches (random, greedy, alphabeta, paranoid, brs, maxn,
     /// mcts) or playing levels (beginner, easy, medium, hard, expert, max; a level caps the
-    /// match's budget with its own). Two-player games: every ordered pair plays. Three players: with three or more engines
-    /// every ordered triple of distinct engines plays (all 6 seat orders); with two, the first
-    /// engine plays alone against two copies of the second, in each seat.
+    /// match's budget with its own). Two-player games: every ordered pair plays. Three
+    /// players: with three or more engines every ordered triple of distinct engines plays (all
+    /// 6 seat orders); with two, the first engine plays alone against two copies of the
+    /// second, in each seat.
     #[arg(long, value_delimiter = ',', required = true)]
     pub engines: Vec<String>,
     /// How many games to play (rounded down to whole cycles of seat orders when possible).
@@ -557,12 +558,12 @@ fn results_table(results: &[GameResult], contestants: &[Contestant], seat_names:
         let _ = write!(text, " {:>8}", format!("{name}%"));
     }
     text.push('\n');
-    for (t, kind) in tallies.iter().zip(contestants) {
+    for (t, contestant) in tallies.iter().zip(contestants) {
         let pct = 100.0 * t.points / t.games.max(1) as f64;
         let _ = write!(
             text,
             "{:<10} {:>5} {:>7.1} {:>5.1}% {:>4} {:>4} {:>4}",
-            kind.name(),
+            contestant.name(),
             t.games,
             t.points,
             pct,
