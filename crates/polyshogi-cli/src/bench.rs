@@ -58,7 +58,10 @@ pub fn run(depth: u32) {
         let started = Instant::now();
         let nodes = with_game!(&mut game, g => perft(g, position_depth));
         let seconds = started.elapsed().as_secs_f64();
-        println!("{name:<36} depth {position_depth}  {nodes:>12} nodes  {seconds:>8.3} s  {:>7.2} Mnps", nodes as f64 / seconds / 1e6);
+        println!(
+            "{name:<36} depth {position_depth}  {nodes:>12} nodes  {seconds:>8.3} s  {:>7.2} Mnps",
+            nodes as f64 / seconds / 1e6
+        );
         total_nodes += nodes;
         total_seconds += seconds;
     }

@@ -385,10 +385,8 @@ fn play_game<P: Evaluate>(
             None => "unfinished".to_string(),
         };
     }
-    let mut tags: Vec<(String, String)> = vec![
-        ("Event".to_string(), "polyshogi match".to_string()),
-        ("Round".to_string(), (index + 1).to_string()),
-    ];
+    let mut tags: Vec<(String, String)> =
+        vec![("Event".to_string(), "polyshogi match".to_string()), ("Round".to_string(), (index + 1).to_string())];
     for (s, &p) in seats.iter().enumerate() {
         tags.push((game.position().seat_name(p).to_string(), contestants[lineup[s]].name().to_string()));
     }
@@ -532,7 +530,13 @@ fn elo(samples: &[f64]) -> Option<(f64, f64)> {
     Some((diff, spread))
 }
 
-fn results_table(results: &[GameResult], contestants: &[Contestant], seat_names: &[String], args: &MatchArgs, elapsed: Duration) -> String {
+fn results_table(
+    results: &[GameResult],
+    contestants: &[Contestant],
+    seat_names: &[String],
+    args: &MatchArgs,
+    elapsed: Duration,
+) -> String {
     let seats = seat_names.len();
     let tallies = tallies(results, contestants.len(), seats);
     let mut text = String::new();
@@ -586,9 +590,16 @@ fn results_table(results: &[GameResult], contestants: &[Contestant], seat_names:
     if seats == 2 && contestants.len() == 2 {
         let score = tallies[0].points / tallies[0].games.max(1) as f64;
         if score >= 1.0 - 1e-9 || score <= 1e-9 {
-            let _ = writeln!(text, "Elo {} − {}: {} (one side scored every point; no finite estimate)", contestants[0].name(), contestants[1].name(), if score > 0.5 { "+inf" } else { "-inf" });
+            let _ = writeln!(
+                text,
+                "Elo {} − {}: {} (one side scored every point; no finite estimate)",
+                contestants[0].name(),
+                contestants[1].name(),
+                if score > 0.5 { "+inf" } else { "-inf" }
+            );
         } else if let Some((diff, error)) = elo(&tallies[0].samples) {
-            let _ = writeln!(text, "Elo {} − {}: {:+.0} ± {:.0} (95%)", contestants[0].name(), contestants[1].name(), diff, error);
+            let _ =
+                writeln!(text, "Elo {} − {}: {:+.0} ± {:.0} (95%)", contestants[0].name(), contestants[1].name(), diff, error);
         }
     }
     let mut terminations: Vec<(String, usize)> = Vec::new();

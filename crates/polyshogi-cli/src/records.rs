@@ -99,7 +99,14 @@ pub fn convert_command(path: &Path, to: Format) -> Result<()> {
     let (game, replay) = load(&read(path)?, &path.display().to_string())?;
     let tags: Vec<(String, String)> = replay
         .as_ref()
-        .map(|r| r.record.tags.iter().filter(|(k, _)| !matches!(k.as_str(), "Variant" | "Rules" | "Result" | "Position" | "SetupNote")).cloned().collect())
+        .map(|r| {
+            r.record
+                .tags
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "Variant" | "Rules" | "Result" | "Position" | "SetupNote"))
+                .cloned()
+                .collect()
+        })
         .unwrap_or_default();
     match to {
         Format::Position => println!("{}", game.position_text()),

@@ -8,10 +8,7 @@ use std::process::{Command, Output};
 const START_MOVES: usize = 48;
 
 fn polyshogi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polyshogi"))
-        .args(args)
-        .output()
-        .expect("the polyshogi binary can be started")
+    Command::new(env!("CARGO_BIN_EXE_polyshogi")).args(args).output().expect("the polyshogi binary can be started")
 }
 
 fn stdout(output: &Output) -> String {
@@ -205,7 +202,9 @@ fn moves_accepts_the_short_forms_of_the_record() {
 
 #[test]
 fn rule_options_are_accepted() {
-    for rules in [&["--rule", "alliance=ML"][..], &["--rule", "compulsory=off"], &["--rule", "alliance=ML", "--rule", "compulsory=off"]] {
+    for rules in
+        [&["--rule", "alliance=ML"][..], &["--rule", "compulsory=off"], &["--rule", "alliance=ML", "--rule", "compulsory=off"]]
+    {
         let mut args = vec!["perft", "sannin", "1"];
         args.extend_from_slice(rules);
         let out = success(&args);
@@ -224,7 +223,8 @@ fn rule_options_are_accepted() {
 fn replay_of_the_1932_sample_prints_its_moves() {
     let path = sample_record();
     let out = success(&["replay", path.to_str().unwrap()]);
-    let numbered: Vec<&str> = out.lines().filter(|l| l.trim_start().split('.').next().is_some_and(|n| n.parse::<u32>().is_ok())).collect();
+    let numbered: Vec<&str> =
+        out.lines().filter(|l| l.trim_start().split('.').next().is_some_and(|n| n.parse::<u32>().is_ok())).collect();
     assert_eq!(numbered.len(), 18, "six rounds of three moves:\n{out}");
     assert!(numbered[0].contains("P3c-4d"), "first move:\n{out}");
     assert!(numbered[1].contains("P10k-10j"), "second move:\n{out}");
@@ -296,7 +296,9 @@ fn bench_at_depth_1_runs() {
 #[test]
 fn bench_search_reports_every_search_of_every_game() {
     let out = success(&["bench", "--search", "--movetime", "20"]);
-    for (game, search) in [("sannin", "brs"), ("sannin", "paranoid"), ("tphs91", "maxn"), ("hexshogi91", "alphabeta"), ("sankaku", "mcts")] {
+    for (game, search) in
+        [("sannin", "brs"), ("sannin", "paranoid"), ("tphs91", "maxn"), ("hexshogi91", "alphabeta"), ("sankaku", "mcts")]
+    {
         assert!(
             out.lines().any(|l| l.starts_with(game) && l.contains(&format!(" {search} ")) && l.ends_with("nodes/s")),
             "no {search} line for {game}:\n{out}"
@@ -312,7 +314,17 @@ fn match_plays_every_seat_order_and_writes_a_record_of_each_game() {
     let dir = std::env::temp_dir().join(format!("polyshogi-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = success(&[
-        "match", "tphs91", "--engines", "greedy,random", "--games", "3", "--depth", "1", "--quiet", "--out", dir.to_str().unwrap(),
+        "match",
+        "tphs91",
+        "--engines",
+        "greedy,random",
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
     ]);
     assert!(out.starts_with("3 games of tphs91"), "{out}");
     // With two engines and three seats, the first sits alone in each seat once.

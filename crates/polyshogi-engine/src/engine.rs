@@ -105,7 +105,13 @@ impl Engine {
     /// Chooses a move for the player to move in `game`. Returns when a limit is reached or
     /// `stop` is set (with the best move found so far: always a legal one when any exists).
     /// `on_info` hears about the search as it deepens.
-    pub fn think<P: Evaluate>(&mut self, game: &Game<P>, limits: &Limits, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn think<P: Evaluate>(
+        &mut self,
+        game: &Game<P>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         if !self.kind.searches() {
             return self.kind.choose_simple(game, limits);
         }
@@ -145,7 +151,8 @@ impl Engine {
             EngineKind::Mcts => {
                 // MCTS has no depth: without a time, node or clock limit it runs its default
                 // iterations (otherwise a `go depth` would grow the tree to its memory bound).
-                let open_ended = limits.nodes.is_none() && limits.movetime_ms.is_none() && limits.clock.is_none() && !limits.infinite;
+                let open_ended =
+                    limits.nodes.is_none() && limits.movetime_ms.is_none() && limits.clock.is_none() && !limits.infinite;
                 let iterations = if open_ended { Some(Self::DEFAULT_ITERATIONS) } else { None };
                 let outcome = mcts::search(&mut ctx, game, iterations, &mut relay);
                 (outcome.best, outcome.depth, outcome.pv)

@@ -218,13 +218,14 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
         }
         "Engine" => {
             let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-            session.engine = EngineKind::from_name(value)
-                .ok_or_else(|| format!("unknown engine `{value}` ({})", names.join(", ")))?;
+            session.engine =
+                EngineKind::from_name(value).ok_or_else(|| format!("unknown engine `{value}` ({})", names.join(", ")))?;
             session.level = None;
         }
         "Level" => {
             let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-            session.level = Some(Level::from_name(value).ok_or_else(|| format!("unknown level `{value}` ({})", names.join(", ")))?);
+            session.level =
+                Some(Level::from_name(value).ok_or_else(|| format!("unknown level `{value}` ({})", names.join(", ")))?);
         }
         "Hash" => {
             let mb: usize = value.parse().map_err(|_| format!("`{value}` is not a size in MiB"))?;

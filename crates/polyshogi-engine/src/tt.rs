@@ -88,7 +88,13 @@ impl TranspositionTable {
             i
         } else {
             // Replace the entry of an older search first, else the shallower one.
-            let value = |e: &Entry| -> i32 { if e.flags >> 2 != age { -1000 } else { e.depth as i32 } };
+            let value = |e: &Entry| -> i32 {
+                if e.flags >> 2 != age {
+                    -1000
+                } else {
+                    e.depth as i32
+                }
+            };
             if value(&bucket[0]) <= value(&bucket[1]) {
                 0
             } else {

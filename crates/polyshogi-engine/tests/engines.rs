@@ -169,7 +169,12 @@ fn allies_share_one_value() {
     let m = legal(game.position())[0];
     game.play(m).unwrap();
     for kind in SEARCHERS {
-        let result = Engine::with_hash(kind, 4).think(&game, &Limits { nodes: Some(3_000), ..Limits::default() }, &AtomicBool::new(false), &mut |_| {});
+        let result = Engine::with_hash(kind, 4).think(
+            &game,
+            &Limits { nodes: Some(3_000), ..Limits::default() },
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
         assert!(legal(game.position()).contains(&result.best.unwrap()), "{}", kind.name());
     }
 }
@@ -207,7 +212,9 @@ fn tphs91_engines_collect_the_third_king() {
     let rules = HexShogiRules::tphs91();
     let pos = hex("BK4j BG6d BR2g GK6c GR2f GP5d GS4c WR10b WP9e", &[Role::King], rules);
     assert_eq!(pos.kings_held(Player::First), 2);
-    for kind in [EngineKind::AlphaBeta, EngineKind::Paranoid, EngineKind::Brs, EngineKind::MaxN, EngineKind::Mcts, EngineKind::Greedy] {
+    for kind in
+        [EngineKind::AlphaBeta, EngineKind::Paranoid, EngineKind::Brs, EngineKind::MaxN, EngineKind::Mcts, EngineKind::Greedy]
+    {
         let result = think(kind, &pos, Limits { depth: Some(2), nodes: Some(100_000), ..Limits::default() });
         assert_eq!(text(&pos, result.best), "G6dx6c", "{}", kind.name());
         assert!(wins(&pos, result.best.unwrap(), WinReason::KingsCollected));
@@ -348,7 +355,8 @@ fn random_game<P: Rules>(start: P, plies: usize, seed: u64, mut check: impl FnMu
         s ^= s >> 7;
         s ^= s << 17;
         let pos = game.position();
-        let m = moves.iter().copied().find(|&m| pos.is_capture(m) && s % 3 != 0).unwrap_or(moves[(s % moves.len() as u64) as usize]);
+        let m =
+            moves.iter().copied().find(|&m| pos.is_capture(m) && s % 3 != 0).unwrap_or(moves[(s % moves.len() as u64) as usize]);
         game.play_unchecked(m);
         check(game.position());
     }

@@ -162,7 +162,10 @@ fn parse_seat(index: usize, seat: &Value) -> Result<SeatRequest, String> {
     match kind {
         Some("human") => Ok(SeatRequest::Human),
         Some("bot") => {
-            let level = seat.get("level").and_then(Value::as_str).ok_or(format!("seats[{index}].level: missing (one of {})", variants::levels().join(", ")))?;
+            let level = seat
+                .get("level")
+                .and_then(Value::as_str)
+                .ok_or(format!("seats[{index}].level: missing (one of {})", variants::levels().join(", ")))?;
             let engine = EngineKind::from_name(level)
                 .ok_or(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::levels().join(", ")))?;
             Ok(SeatRequest::Bot { engine, level: level.to_string() })
@@ -196,7 +199,8 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
     // A clash of random ids is all but impossible; a failed insert is retried with a new id.
     let mut last_error = String::new();
     for _ in 0..3 {
-        let setup = GameSetup { id: new_game_id(), variant, rules: rules.clone(), clock, seats: seats.clone(), created_ms: now_ms() };
+        let setup =
+            GameSetup { id: new_game_id(), variant, rules: rules.clone(), clock, seats: seats.clone(), created_ms: now_ms() };
         match app.rooms.create(&setup).await {
             Ok(room) => {
                 let seats: Vec<Value> = seat_names
@@ -243,12 +247,18 @@ mod tests {
         let seats = r#"[{"kind":"human"},{"kind":"human"},{"kind":"human"}]"#;
         assert!(error_of(&format!(r#"{{"variant":"sannin","rules":["colour=blue"],"seats":{seats}}}"#)).starts_with("rules:"));
         assert!(error_of(&format!(r#"{{"variant":"sannin","rules":"x","seats":{seats}}}"#)).starts_with("rules:"));
-        assert!(error_of(&format!(r#"{{"variant":"sannin","clock":{{"initial_ms":0}},"seats":{seats}}}"#)).starts_with("clock.initial_ms:"));
+        assert!(error_of(&format!(r#"{{"variant":"sannin","clock":{{"initial_ms":0}},"seats":{seats}}}"#))
+            .starts_with("clock.initial_ms:"));
         assert!(error_of(r#"{"variant":"sannin","seats":[{"kind":"human"}]}"#).starts_with("seats:"));
-        assert!(error_of(r#"{"variant":"sannin","seats":[{"kind":"human"},{"kind":"bot","level":"grandmaster"},{"kind":"human"}]}"#)
-            .starts_with("seats[1].level:"));
+        assert!(error_of(
+            r#"{"variant":"sannin","seats":[{"kind":"human"},{"kind":"bot","level":"grandmaster"},{"kind":"human"}]}"#
+        )
+        .starts_with("seats[1].level:"));
         assert!(error_of(r#"{"variant":"sannin","seats":[{"kind":"human"},{"kind":"alien"},{"kind":"human"}]}"#)
             .starts_with("seats[1].kind:"));
-        assert!(parse_new_game(format!(r#"{{"variant":"sannin","rules":["compulsory=off"],"clock":null,"seats":{seats}}}"#).as_bytes()).is_ok());
+        assert!(parse_new_game(
+            format!(r#"{{"variant":"sannin","rules":["compulsory=off"],"clock":null,"seats":{seats}}}"#).as_bytes()
+        )
+        .is_ok());
     }
 }

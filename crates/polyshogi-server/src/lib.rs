@@ -113,7 +113,8 @@ async fn stop_signal() {
 
 /// `polyshogi serve`: runs the server until Ctrl-C (or SIGTERM).
 pub fn run(addr: &str, database: &str) -> Result<(), ServerError> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServerError::Io)?;
     runtime.block_on(async {

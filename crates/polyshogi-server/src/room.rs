@@ -110,11 +110,24 @@ impl GameSetup {
 
 enum Command {
     /// A connection opens: the state now, and a receiver of every later one.
-    Join { seat: Option<Player>, reply: oneshot::Sender<(Arc<Value>, watch::Receiver<Arc<Value>>)> },
-    Leave { seat: Option<Player> },
-    Act { seat: Player, action: Action, reply: oneshot::Sender<Result<(), String>> },
-    State { reply: oneshot::Sender<Arc<Value>> },
-    Record { reply: oneshot::Sender<String> },
+    Join {
+        seat: Option<Player>,
+        reply: oneshot::Sender<(Arc<Value>, watch::Receiver<Arc<Value>>)>,
+    },
+    Leave {
+        seat: Option<Player>,
+    },
+    Act {
+        seat: Player,
+        action: Action,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    State {
+        reply: oneshot::Sender<Arc<Value>>,
+    },
+    Record {
+        reply: oneshot::Sender<String>,
+    },
 }
 
 /// A bot's answer from the blocking pool; `generation` is the action count it was asked at.
@@ -249,9 +262,12 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
             ActionKind::Flag => Action::Flag,
             ActionKind::OfferDraw => Action::OfferDraw,
         };
-        let applied = table
-            .apply(seat, &request)
-            .map_err(|r| format!("game {}: stored action {} ({:?} {}) cannot be replayed: {r}", stored.id, action.seq, action.kind, action.detail))?;
+        let applied = table.apply(seat, &request).map_err(|r| {
+            format!(
+                "game {}: stored action {} ({:?} {}) cannot be replayed: {r}",
+                stored.id, action.seq, action.kind, action.detail
+            )
+        })?;
         log.extend(applied.entries);
         if let (Some(clocks), Some(stored_clocks)) = (clocks.as_mut(), &action.clocks) {
             for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
@@ -264,7 +280,8 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     if let Some(clocks) = clocks.as_mut() {
         clocks.start(table.clock_runner(), now);
     }
-    let setup = GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
+    let setup =
+        GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
     let token_hashes = Arc::new(
         setup
             .seats
@@ -448,9 +465,9 @@ impl Room {
         self.bot_busy = Some(generation);
         // Engines run on the blocking pool, never on the async executor.
         tokio::task::spawn_blocking(move || {
-            let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                with_game!(&game, g => engine.choose(g, &limits).best.map(|m| move_text::canonical(g.position(), m)))
-            }));
+            let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || with_game!(&game, g => engine.choose(g, &limits).best.map(|m| move_text::canonical(g.position(), m))),
+            ));
             let text = chosen.unwrap_or_else(|_| {
                 error!("the {} engine panicked", engine.name());
                 None
@@ -580,7 +597,10 @@ impl Room {
         state.insert("rules".into(), json!(self.setup.rules));
         state.insert(
             "clock".into(),
-            self.setup.clock.map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms })).unwrap_or(Value::Null),
+            self.setup
+                .clock
+                .map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms }))
+                .unwrap_or(Value::Null),
         );
         state.insert("seats".into(), Value::Array(seats));
         state.insert("moves".into(), Value::Array(moves));

@@ -61,7 +61,8 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 5] = [ActionKind::Move, ActionKind::Answer, ActionKind::Resign, ActionKind::Flag, ActionKind::OfferDraw];
+    pub const ALL: [ActionKind; 5] =
+        [ActionKind::Move, ActionKind::Answer, ActionKind::Resign, ActionKind::Flag, ActionKind::OfferDraw];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -191,8 +192,7 @@ fn clocks_text(clocks: &Option<Vec<i64>>) -> Option<String> {
 }
 
 fn parse_clocks(text: Option<String>) -> Result<Option<Vec<i64>>, StoreError> {
-    text.map(|t| t.split(',').map(|n| n.parse::<i64>().map_err(|_| corrupt(format!("clocks `{t}`")))).collect())
-        .transpose()
+    text.map(|t| t.split(',').map(|n| n.parse::<i64>().map_err(|_| corrupt(format!("clocks `{t}`")))).collect()).transpose()
 }
 
 fn read_action(row: &AnyRow) -> Result<StoredAction, StoreError> {
@@ -302,12 +302,11 @@ impl Store for SqlStore {
                 _ => return Err(corrupt(format!("game {id}: seat {seat} of kind `{kind}`"))),
             });
         }
-        let action_rows = sqlx::query(
-            "SELECT seq, seat, kind, detail, clocks, created_ms FROM actions WHERE game_id = $1 ORDER BY seq",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
+        let action_rows =
+            sqlx::query("SELECT seq, seat, kind, detail, clocks, created_ms FROM actions WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
         let actions = action_rows.iter().map(read_action).collect::<Result<Vec<_>, _>>()?;
         Ok(Some(StoredGame {
             id: row.try_get("id")?,

@@ -52,9 +52,14 @@ pub struct LogEntry {
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum EntryKind {
-    Move { canonical: String, short: String },
+    Move {
+        canonical: String,
+        short: String,
+    },
     /// The answer that settled a proposed alliance.
-    Decision { accept: bool },
+    Decision {
+        accept: bool,
+    },
     Resign,
     Flag,
     /// A draw by agreement; `seat` is the player whose offer completed it.
@@ -87,7 +92,14 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table { game, out: PlayerSet::EMPTY, draw_offers: PlayerSet::EMPTY, accepted: PlayerSet::EMPTY, placings: None, cells })
+        Ok(Table {
+            game,
+            out: PlayerSet::EMPTY,
+            draw_offers: PlayerSet::EMPTY,
+            accepted: PlayerSet::EMPTY,
+            placings: None,
+            cells,
+        })
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -207,7 +219,10 @@ impl Table {
             self.draw_offers = PlayerSet::EMPTY;
         }
         let events = self.absorb(events);
-        Ok(Applied { detail: canonical.clone(), entries: vec![LogEntry { seat, kind: EntryKind::Move { canonical, short }, events }] })
+        Ok(Applied {
+            detail: canonical.clone(),
+            entries: vec![LogEntry { seat, kind: EntryKind::Move { canonical, short }, events }],
+        })
     }
 
     fn answer(&mut self, seat: Player, accept: bool) -> Result<Applied, Refusal> {
@@ -237,7 +252,8 @@ impl Table {
     }
 
     fn leave(&mut self, seat: Player, flag: bool) -> Result<Applied, Refusal> {
-        let mut events = with_game!(&mut self.game, g => resign(g, seat)).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
+        let mut events =
+            with_game!(&mut self.game, g => resign(g, seat)).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
         if flag {
             events.insert(0, (format!("{}'s time ran out", self.seat_name(seat)), None));
         }
@@ -290,7 +306,8 @@ impl Table {
     pub fn view(&self) -> Map<String, Value> {
         let mut view = with_game!(&self.game, g => rules_view(g, &self.cells));
         view.insert("position".into(), json!(self.game.position_text()));
-        let alliance = |allies: PlayerSet, against: Player| json!({ "allies": names_of(self, allies), "against": self.seat_name(against) });
+        let alliance =
+            |allies: PlayerSet, against: Player| json!({ "allies": names_of(self, allies), "against": self.seat_name(against) });
         let (current, pending) = match self.game.as_sannin() {
             Some(g) if !self.is_over() => {
                 let pos = g.position();
@@ -312,7 +329,9 @@ impl Table {
         let outcome = match (self.outcome_text(), self.placings) {
             (Some(text), placings) => {
                 let placings: Map<String, Value> = match placings {
-                    Some(placings) => self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), json!(placings[s]))).collect(),
+                    Some(placings) => {
+                        self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), json!(placings[s]))).collect()
+                    }
                     None => Map::new(),
                 };
                 json!({ "text": text, "placings": placings })

@@ -52,11 +52,15 @@ fn rule_options(variant: Variant, game: &AnyGame) -> Vec<Value> {
                 .find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v.to_string()))
                 .or_else(|| {
                     // A choice is the default when choosing it changes nothing.
-                    values.as_ref()?.iter().find(|v| {
-                        AnyGame::new(variant, &[format!("{key}={v}")])
-                            .map(|g| with_game!(&g, g => g.start().non_default_options().is_empty()))
-                            .unwrap_or(false)
-                    }).cloned()
+                    values
+                        .as_ref()?
+                        .iter()
+                        .find(|v| {
+                            AnyGame::new(variant, &[format!("{key}={v}")])
+                                .map(|g| with_game!(&g, g => g.start().non_default_options().is_empty()))
+                                .unwrap_or(false)
+                        })
+                        .cloned()
                 })
                 .unwrap_or_default();
             json!({ "key": key, "default": default, "values": values })

@@ -25,11 +25,10 @@ pub fn routes() -> Router<AppState> {
 
 fn file(path: &str) -> Response {
     match WebFiles::get(path) {
-        Some(content) => (
-            [(header::CONTENT_TYPE, content_type(path)), (header::CACHE_CONTROL, "no-cache")],
-            content.data.into_owned(),
-        )
-            .into_response(),
+        Some(content) => {
+            ([(header::CONTENT_TYPE, content_type(path)), (header::CACHE_CONTROL, "no-cache")], content.data.into_owned())
+                .into_response()
+        }
         None => (StatusCode::NOT_FOUND, format!("no file `{path}`")).into_response(),
     }
 }

@@ -157,7 +157,8 @@ fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
         "resign" => Action::Resign,
         "offer_draw" => Action::OfferDraw,
         "alliance" => {
-            let accept = message.get("accept").and_then(Value::as_bool).ok_or("an alliance message needs \"accept\": true or false")?;
+            let accept =
+                message.get("accept").and_then(Value::as_bool).ok_or("an alliance message needs \"accept\": true or false")?;
             Action::Answer(accept)
         }
         other => {
@@ -175,7 +176,10 @@ mod tests {
     #[test]
     fn messages_parse_or_say_what_is_wrong() {
         assert_eq!(parse_message(r#"{"type":"move","move":"P3c-4d"}"#), Ok((Action::Move("P3c-4d".into()), None)));
-        assert_eq!(parse_message(r#"{"type":"alliance","accept":false,"seat":"Last"}"#), Ok((Action::Answer(false), Some("Last".into()))));
+        assert_eq!(
+            parse_message(r#"{"type":"alliance","accept":false,"seat":"Last"}"#),
+            Ok((Action::Answer(false), Some("Last".into())))
+        );
         assert!(parse_message("hello").unwrap_err().starts_with("not JSON"));
         assert!(parse_message("[1]").is_err());
         assert!(parse_message(r#"{"type":"castle"}"#).unwrap_err().contains("unknown message type `castle`"));

@@ -64,8 +64,14 @@ async fn bad_create_bodies_get_400_naming_the_field() {
         (json!({ "variant": "sannin", "rules": ["colour=blue"], "seats": humans }), "rules"),
         (json!({ "variant": "sannin", "rules": ["compulsory=sometimes"], "seats": humans }), "rules"),
         (json!({ "variant": "sannin", "seats": [{ "kind": "human" }] }), "seats"),
-        (json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "bot", "level": "grandmaster" }, { "kind": "human" }] }), "seats[1].level"),
-        (json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "robot" }, { "kind": "human" }] }), "seats[1].kind"),
+        (
+            json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "bot", "level": "grandmaster" }, { "kind": "human" }] }),
+            "seats[1].level",
+        ),
+        (
+            json!({ "variant": "sannin", "seats": [{ "kind": "human" }, { "kind": "robot" }, { "kind": "human" }] }),
+            "seats[1].kind",
+        ),
         (json!({ "variant": "sannin", "clock": { "initial_ms": -5 }, "seats": humans }), "clock.initial_ms"),
         (json!({ "variant": "sannin", "clock": "fast", "seats": humans }), "clock"),
     ];
@@ -109,11 +115,14 @@ async fn a_human_plays_two_bots_while_a_spectator_watches() {
         let chosen = play_some_move(&mut human, &state, 7 * round + 3).await;
         let expected = 3 * (round + 1);
         state = human
-            .until_state("the bots' answers", |s| (moves(s).len() == expected && s["to_move"] == "First") || !s["outcome"].is_null())
+            .until_state("the bots' answers", |s| {
+                (moves(s).len() == expected && s["to_move"] == "First") || !s["outcome"].is_null()
+            })
             .await;
         let list = moves(&state);
         assert_eq!(list[expected - 3], chosen);
-        let seats: Vec<&str> = state["moves"].as_array().unwrap()[expected - 3..expected].iter().map(|m| m["seat"].as_str().unwrap()).collect();
+        let seats: Vec<&str> =
+            state["moves"].as_array().unwrap()[expected - 3..expected].iter().map(|m| m["seat"].as_str().unwrap()).collect();
         assert_eq!(seats, ["First", "Middle", "Last"]);
         rounds += 1;
         if !state["outcome"].is_null() {

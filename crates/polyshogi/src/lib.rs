@@ -3,8 +3,8 @@
 
 pub mod cellset;
 pub mod game;
-pub mod layout;
 pub mod geometry;
+pub mod layout;
 pub mod mv;
 pub mod notation;
 pub mod outcome;
@@ -15,11 +15,11 @@ pub mod rules;
 pub mod variant;
 
 pub use cellset::CellSet;
+pub use game::Game;
 pub use geometry::{Cell, Hour};
 pub use mv::{HourSet, Move, MoveList};
-pub use game::Game;
 pub use outcome::{Event, Events, Outcome};
-pub use rules::Rules;
 pub use piece::{Hand, Piece, Role};
 pub use player::{ByPlayer, Player, PlayerSet};
+pub use rules::Rules;
 pub use variant::Variant;

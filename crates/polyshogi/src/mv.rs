@@ -76,9 +76,7 @@ impl Move {
                 KIND_NORMAL | (to.index() as u32) << 2 | (from.index() as u32) << 9 | (promote as u32) << 16 | 1 << 31
             }
             Move::Drop { role, to } => KIND_DROP | (to.index() as u32) << 2 | (role as u32) << 16,
-            Move::Illuminate { from, rays } => {
-                KIND_ILLUMINATE | (from.index() as u32) << 2 | (rays.bits() as u32) << 16
-            }
+            Move::Illuminate { from, rays } => KIND_ILLUMINATE | (from.index() as u32) << 2 | (rays.bits() as u32) << 16,
             Move::Pass => KIND_PASS,
         }
     }
@@ -87,19 +85,11 @@ impl Move {
     pub fn unpack(packed: u32) -> Option<Move> {
         let cell = |shift: u32| Cell::new(((packed >> shift) & 0x7f) as u8);
         match packed & 3 {
-            KIND_NORMAL if packed >> 31 == 1 => Some(Move::Normal {
-                from: cell(9)?,
-                to: cell(2)?,
-                promote: (packed >> 16) & 1 == 1,
-            }),
-            KIND_DROP => Some(Move::Drop {
-                role: Role::from_index(((packed >> 16) & 7) as usize)?,
-                to: cell(2)?,
-            }),
-            KIND_ILLUMINATE => Some(Move::Illuminate {
-                from: cell(2)?,
-                rays: HourSet::from_bits((packed >> 16) as u16),
-            }),
+            KIND_NORMAL if packed >> 31 == 1 => {
+                Some(Move::Normal { from: cell(9)?, to: cell(2)?, promote: (packed >> 16) & 1 == 1 })
+            }
+            KIND_DROP => Some(Move::Drop { role: Role::from_index(((packed >> 16) & 7) as usize)?, to: cell(2)? }),
+            KIND_ILLUMINATE => Some(Move::Illuminate { from: cell(2)?, rays: HourSet::from_bits((packed >> 16) as u16) }),
             KIND_PASS => Some(Move::Pass),
             _ => None,
         }

@@ -42,8 +42,13 @@ pub enum DrawReason {
 
 impl WinReason {
     pub const ALL: [WinReason; 7] = [
-        WinReason::LastStanding, WinReason::Garden, WinReason::AllyMated, WinReason::Checkmate,
-        WinReason::KingsCollected, WinReason::EmperorCaptured, WinReason::NoLegalMove,
+        WinReason::LastStanding,
+        WinReason::Garden,
+        WinReason::AllyMated,
+        WinReason::Checkmate,
+        WinReason::KingsCollected,
+        WinReason::EmperorCaptured,
+        WinReason::NoLegalMove,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,8 +70,12 @@ impl WinReason {
 
 impl DrawReason {
     pub const ALL: [DrawReason; 6] = [
-        DrawReason::Stalemate, DrawReason::PlyCap, DrawReason::Repetition, DrawReason::NoCapture,
-        DrawReason::AllPassed, DrawReason::Agreement,
+        DrawReason::Stalemate,
+        DrawReason::PlyCap,
+        DrawReason::Repetition,
+        DrawReason::NoCapture,
+        DrawReason::AllPassed,
+        DrawReason::Agreement,
     ];
 
     pub fn name(self) -> &'static str {

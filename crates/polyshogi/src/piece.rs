@@ -19,15 +19,11 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 8] = [
-        Role::King, Role::Rook, Role::Bishop, Role::Gold,
-        Role::Silver, Role::Knight, Role::Lance, Role::Pawn,
-    ];
+    pub const ALL: [Role; 8] =
+        [Role::King, Role::Rook, Role::Bishop, Role::Gold, Role::Silver, Role::Knight, Role::Lance, Role::Pawn];
 
     /// The roles that can be held in hand in a game where kings are never captured.
-    pub const DROPPABLE: [Role; 7] = [
-        Role::Rook, Role::Bishop, Role::Gold, Role::Silver, Role::Knight, Role::Lance, Role::Pawn,
-    ];
+    pub const DROPPABLE: [Role; 7] = [Role::Rook, Role::Bishop, Role::Gold, Role::Silver, Role::Knight, Role::Lance, Role::Pawn];
 
     #[inline]
     pub const fn index(self) -> usize {

@@ -26,13 +26,8 @@ use proptest::prelude::*;
 
 /// The rule sets the playouts run under: the defaults, a pre-game alliance, proposals that wait
 /// for an answer, passing instead of elimination, and a short game that ends in a draw.
-const RULE_SETS: [&[&str]; 5] = [
-    &[],
-    &["alliance=ML"],
-    &["compulsory=confirm"],
-    &["stalemate=pass"],
-    &["max_plies=90", "stalemate=draw"],
-];
+const RULE_SETS: [&[&str]; 5] =
+    [&[], &["alliance=ML"], &["compulsory=confirm"], &["stalemate=pass"], &["max_plies=90", "stalemate=draw"]];
 
 fn rules_of(options: &[&str]) -> SanninRules {
     let mut rules = SanninRules::default();
@@ -216,14 +211,36 @@ fn fixed_playouts_round_trip_and_reach_every_feature() {
         }
     }
     let Seen {
-        hand, promoted, allied, former_allies, out, end_win, end_draw, last, proposal, accepted,
-        refused, checkmate, drop, illumination,
+        hand,
+        promoted,
+        allied,
+        former_allies,
+        out,
+        end_win,
+        end_draw,
+        last,
+        proposal,
+        accepted,
+        refused,
+        checkmate,
+        drop,
+        illumination,
     } = seen;
     let all = [
-        ("hand", hand), ("promoted", promoted), ("allied", allied), ("former_allies", former_allies),
-        ("out", out), ("end_win", end_win), ("end_draw", end_draw), ("last", last),
-        ("proposal", proposal), ("accepted", accepted), ("refused", refused),
-        ("checkmate", checkmate), ("drop", drop), ("illumination", illumination),
+        ("hand", hand),
+        ("promoted", promoted),
+        ("allied", allied),
+        ("former_allies", former_allies),
+        ("out", out),
+        ("end_win", end_win),
+        ("end_draw", end_draw),
+        ("last", last),
+        ("proposal", proposal),
+        ("accepted", accepted),
+        ("refused", refused),
+        ("checkmate", checkmate),
+        ("drop", drop),
+        ("illumination", illumination),
     ];
     let missing: Vec<&str> = all.iter().filter(|(_, reached)| !reached).map(|(name, _)| *name).collect();
     assert!(missing.is_empty(), "the playouts never reached: {missing:?}");
@@ -288,8 +305,7 @@ fn assert_record_round_trip(game: &SanninGame, tags: &[(String, String)], start_
 /// Tag values with the characters that need escaping or could confuse the reader.
 fn tag_value() -> impl Strategy<Value = String> {
     const CHARS: [char; 14] = [' ', 'a', 'Z', '"', '\\', '{', '}', '[', ']', ';', '1', '.', '*', 'é'];
-    prop::collection::vec(prop::sample::select(&CHARS[..]), 0..12)
-        .prop_map(|chars| chars.into_iter().collect())
+    prop::collection::vec(prop::sample::select(&CHARS[..]), 0..12).prop_map(|chars| chars.into_iter().collect())
 }
 
 fn tags() -> impl Strategy<Value = Vec<(String, String)>> {
@@ -488,16 +504,67 @@ fn biased_string(max: usize) -> impl Strategy<Value = String> {
 
 /// Pieces of real move texts, position strings and records, glued together at random.
 const FRAGMENTS: [&str; 56] = [
-    "P", "K", "+K", "R", "+R", "B", "G", "S", "N", "L", "Q", "+", "*", "-", "x", "!", ",", "=", "7g", "10m",
-    "1d", "3c", "4d", "13m", "14a", "0a", "1z", "99", "pass", "accept", "refuse", "sannin ", "F", "M", "L",
-    "/", ":", ";", "@", "castle=", "ready=", "allies=", "former=", "out=", "ply=", "end=", "last=",
-    "proposal=", "win:", "draw:", "[Variant \"sannin\"]\n", "[Rules \"", "\"]", "{", "}", "\n1. ",
+    "P",
+    "K",
+    "+K",
+    "R",
+    "+R",
+    "B",
+    "G",
+    "S",
+    "N",
+    "L",
+    "Q",
+    "+",
+    "*",
+    "-",
+    "x",
+    "!",
+    ",",
+    "=",
+    "7g",
+    "10m",
+    "1d",
+    "3c",
+    "4d",
+    "13m",
+    "14a",
+    "0a",
+    "1z",
+    "99",
+    "pass",
+    "accept",
+    "refuse",
+    "sannin ",
+    "F",
+    "M",
+    "L",
+    "/",
+    ":",
+    ";",
+    "@",
+    "castle=",
+    "ready=",
+    "allies=",
+    "former=",
+    "out=",
+    "ply=",
+    "end=",
+    "last=",
+    "proposal=",
+    "win:",
+    "draw:",
+    "[Variant \"sannin\"]\n",
+    "[Rules \"",
+    "\"]",
+    "{",
+    "}",
+    "\n1. ",
 ];
 
 fn soup(max: usize) -> impl Strategy<Value = String> {
     let part = prop_oneof![3 => prop::sample::select(&FRAGMENTS[..]).prop_map(String::from), 1 => biased_string(3)];
-    prop::collection::vec(part, 0..max)
-        .prop_map(|parts| parts.concat())
+    prop::collection::vec(part, 0..max).prop_map(|parts| parts.concat())
 }
 
 /// Position strings met in fixed playouts, with the rule set they belong to.

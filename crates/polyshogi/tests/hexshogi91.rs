@@ -12,9 +12,7 @@ use polyshogi::notation::move_text;
 use polyshogi::outcome::{DrawReason, Event, Outcome, WinReason};
 use polyshogi::perft::perft;
 use polyshogi::rules::{RepetitionRule, Rules};
-use polyshogi::variant::hexshogi::{
-    HexShogiGame, HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant, PositionError,
-};
+use polyshogi::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant, PositionError};
 use polyshogi::{ByPlayer, Hand, Move, MoveList, Piece, Player, PlayerSet, Role, Variant};
 
 const BLACK: Player = Player::First;
@@ -64,8 +62,7 @@ fn setup(to_move: Player, black: &str, white: &str, black_hand: &str, white_hand
 
 fn position(to_move: Player, black: &str, white: &str, black_hand: &str, white_hand: &str) -> HexShogiPosition {
     let rules = HexShogiRules::hexshogi91();
-    HexShogiPosition::from_setup(setup(to_move, black, white, black_hand, white_hand), rules)
-        .unwrap_or_else(|e| panic!("{e}"))
+    HexShogiPosition::from_setup(setup(to_move, black, white, black_hand, white_hand), rules).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn legal(pos: &HexShogiPosition) -> MoveList {
@@ -466,7 +463,10 @@ fn either_player_may_resign_or_agree_a_draw() {
     let mut pos = HexShogiPosition::start(HexShogiRules::hexshogi91());
     let events = pos.resign(BLACK).unwrap();
     let outcome = Outcome::Win { winner: WHITE, reason: WinReason::LastStanding };
-    assert_eq!(events.as_slice(), [Event::Resigned { player: BLACK }, Event::GameOver { outcome, placings: ByPlayer([2, 1, 0]) }]);
+    assert_eq!(
+        events.as_slice(),
+        [Event::Resigned { player: BLACK }, Event::GameOver { outcome, placings: ByPlayer([2, 1, 0]) }]
+    );
     assert_eq!(pos.resign(WHITE), Err(polyshogi::rules::IllegalMove::GameOver));
     let mut pos = HexShogiPosition::start(HexShogiRules::hexshogi91());
     assert_eq!(pos.resign(Player::Third), Err(polyshogi::rules::IllegalMove::NotLegal));
@@ -484,7 +484,10 @@ fn setups_that_cannot_be_played_are_refused_with_a_reason() {
     assert_eq!(check(setup(BLACK, "K3j R9e", "K9b", "", "")), PositionError::OpponentInCheck(WHITE));
     assert_eq!(check(setup(BLACK, "K3j P6a", "K9b", "", "")), PositionError::DeadPiece(cell("6a")));
     assert_eq!(check(setup(BLACK, "K3j N6b", "K9b", "", "")), PositionError::DeadPiece(cell("6b")));
-    assert_eq!(check(setup(BLACK, "K3j +G6b", "K9b", "", "")), PositionError::PromotedForbidden { cell: cell("6b"), role: Role::Gold });
+    assert_eq!(
+        check(setup(BLACK, "K3j +G6b", "K9b", "", "")),
+        PositionError::PromotedForbidden { cell: cell("6b"), role: Role::Gold }
+    );
     assert_eq!(check(setup(BLACK, "K3j", "K9b", "K", "")), PositionError::KingInHand(BLACK));
     assert_eq!(check(setup(BLACK, "K3j", "K9b", "R R R", "")), PositionError::TooManyPieces { role: Role::Rook, count: 3 });
     let mut third = setup(BLACK, "K3j", "K9b", "", "");

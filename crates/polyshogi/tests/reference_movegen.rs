@@ -63,18 +63,12 @@ mod reference {
 
     /// §1.2, "player-relative hour → step in notation terms (Δcolumn, Δrank)"; index 0 is
     /// 12 o'clock. Middle's row is also the screen frame, the frame of illumination rays.
-    const FIRST: [(i32, i32); 12] = [
-        (2, 1), (1, 0), (1, -1), (0, -1), (-1, -2), (-1, -1),
-        (-2, -1), (-1, 0), (-1, 1), (0, 1), (1, 2), (1, 1),
-    ];
-    pub const MIDDLE: [(i32, i32); 12] = [
-        (-1, -2), (-1, -1), (-2, -1), (-1, 0), (-1, 1), (0, 1),
-        (1, 2), (1, 1), (2, 1), (1, 0), (1, -1), (0, -1),
-    ];
-    const LAST: [(i32, i32); 12] = [
-        (-1, 1), (0, 1), (1, 2), (1, 1), (2, 1), (1, 0),
-        (1, -1), (0, -1), (-1, -2), (-1, -1), (-2, -1), (-1, 0),
-    ];
+    const FIRST: [(i32, i32); 12] =
+        [(2, 1), (1, 0), (1, -1), (0, -1), (-1, -2), (-1, -1), (-2, -1), (-1, 0), (-1, 1), (0, 1), (1, 2), (1, 1)];
+    pub const MIDDLE: [(i32, i32); 12] =
+        [(-1, -2), (-1, -1), (-2, -1), (-1, 0), (-1, 1), (0, 1), (1, 2), (1, 1), (2, 1), (1, 0), (1, -1), (0, -1)];
+    const LAST: [(i32, i32); 12] =
+        [(-1, 1), (0, 1), (1, 2), (1, 1), (2, 1), (1, 0), (1, -1), (0, -1), (-1, -2), (-1, -1), (-2, -1), (-1, 0)];
 
     pub fn vector(player: Player, hour: usize) -> (i32, i32) {
         match player {
@@ -119,10 +113,20 @@ mod reference {
 
     #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
     pub enum RefMove {
-        Normal { from: Sq, to: Sq, promote: bool },
-        Drop { role: Role, to: Sq },
+        Normal {
+            from: Sq,
+            to: Sq,
+            promote: bool,
+        },
+        Drop {
+            role: Role,
+            to: Sq,
+        },
         /// `rays` are screen hours (Middle's frame), sorted.
-        Illuminate { from: Sq, rays: Vec<usize> },
+        Illuminate {
+            from: Sq,
+            rays: Vec<usize>,
+        },
         Pass,
     }
 
@@ -285,8 +289,20 @@ mod reference {
             }
             match rules.dead_cell_rule {
                 // Forced promotion on the far gap edge, granted even outside the zones.
-                DeadCellRule::ForcePromote => if may_promote { vec![true] } else { vec![] },
-                DeadCellRule::Illegal => if may_promote && qualifies { vec![true] } else { vec![] },
+                DeadCellRule::ForcePromote => {
+                    if may_promote {
+                        vec![true]
+                    } else {
+                        vec![]
+                    }
+                }
+                DeadCellRule::Illegal => {
+                    if may_promote && qualifies {
+                        vec![true]
+                    } else {
+                        vec![]
+                    }
+                }
                 DeadCellRule::AllowStuck => normal,
             }
         }
@@ -524,9 +540,7 @@ fn from_library(m: Move) -> RefMove {
     match m {
         Move::Normal { from, to, promote } => RefMove::Normal { from: sq(from), to: sq(to), promote },
         Move::Drop { role, to } => RefMove::Drop { role, to: sq(to) },
-        Move::Illuminate { from, rays } => {
-            RefMove::Illuminate { from: sq(from), rays: rays.iter().map(|h| h.index()).collect() }
-        }
+        Move::Illuminate { from, rays } => RefMove::Illuminate { from: sq(from), rays: rays.iter().map(|h| h.index()).collect() },
         Move::Pass => RefMove::Pass,
     }
 }
@@ -549,8 +563,7 @@ fn move_text(pos: &RefPos, m: &RefMove) -> String {
         },
         RefMove::Drop { role, to } => format!("{}*{}", role.letter(), name(*to)),
         RefMove::Illuminate { from, rays } => {
-            let mut targets: Vec<Sq> =
-                rays.iter().filter_map(|&h| pos.first_occupied(*from, reference::MIDDLE[h])).collect();
+            let mut targets: Vec<Sq> = rays.iter().filter_map(|&h| pos.first_occupied(*from, reference::MIDDLE[h])).collect();
             targets.sort();
             let list: Vec<String> = targets.into_iter().map(name).collect();
             format!("+K{}!{}", name(*from), list.join(","))
@@ -568,9 +581,8 @@ fn player_letter(p: Player) -> char {
 fn describe(pos: &SanninPosition) -> String {
     let r = ref_pos(pos);
     let mut out = String::new();
-    let flag_list = |flags: [bool; 3]| -> String {
-        Player::ALL.into_iter().filter(|p| flags[p.index()]).map(player_letter).collect()
-    };
+    let flag_list =
+        |flags: [bool; 3]| -> String { Player::ALL.into_iter().filter(|p| flags[p.index()]).map(player_letter).collect() };
     out += &format!(
         "  to move {}; active {}; allies {}; former allies {}; may castle {}; illumination ready {}; in check {}\n",
         player_letter(r.to_move),
@@ -703,8 +715,7 @@ fn eliminate(setup: &SanninSetup, victim: Player, rng: &mut Rng) -> Option<Sanni
         s.former_allies = s.allies;
         s.allies = PlayerSet::EMPTY;
     }
-    let survivors: Vec<Player> =
-        Player::ALL.into_iter().filter(|&p| p != victim && !s.eliminated.contains(p)).collect();
+    let survivors: Vec<Player> = Player::ALL.into_iter().filter(|&p| p != victim && !s.eliminated.contains(p)).collect();
     let mut hands = s.hands;
     for (_, piece) in s.pieces.iter().filter(|(_, pc)| pc.player == victim && pc.role != Role::King) {
         hands[rng.pick(&survivors)].add(piece.role);
@@ -756,8 +767,15 @@ fn promote_king(setup: &SanninSetup, player: Player) -> SanninSetup {
 /// and flags. Checks, pins, unprotected pieces and trapped kings are far more common here
 /// than in playouts.
 fn random_sparse_setup(rng: &mut Rng) -> SanninSetup {
-    let per_army = [(Role::Rook, 1), (Role::Bishop, 1), (Role::Gold, 2), (Role::Silver, 2),
-        (Role::Knight, 1), (Role::Lance, 2), (Role::Pawn, 8)];
+    let per_army = [
+        (Role::Rook, 1),
+        (Role::Bishop, 1),
+        (Role::Gold, 2),
+        (Role::Silver, 2),
+        (Role::Knight, 1),
+        (Role::Lance, 2),
+        (Role::Pawn, 8),
+    ];
     let mut pool: Vec<Role> = per_army.iter().flat_map(|&(r, n)| (0..3 * n).map(move |_| r)).collect();
     let mut eliminated = PlayerSet::EMPTY;
     if rng.chance(20) {
@@ -986,7 +1004,10 @@ fn option_sets() -> Vec<(&'static str, Vec<&'static str>)> {
         ("alliance=ML", vec!["alliance=ML"]),
         ("alliance=ML illumination=all", vec!["alliance=ML", "illumination=all"]),
         ("alliance=ML illumination=exactly_one", vec!["alliance=ML", "illumination=exactly_one"]),
-        ("alliance=ML allied_promotion=forced_in_ally_territory", vec!["alliance=ML", "allied_promotion=forced_in_ally_territory"]),
+        (
+            "alliance=ML allied_promotion=forced_in_ally_territory",
+            vec!["alliance=ML", "allied_promotion=forced_in_ally_territory"],
+        ),
         ("dead_cell_rule=illegal", vec!["dead_cell_rule=illegal"]),
         ("dead_cell_rule=allow_stuck", vec!["dead_cell_rule=allow_stuck"]),
         ("castle_may_capture=false", vec!["castle_may_capture=false"]),

@@ -195,8 +195,7 @@ fn a_chariot_runs_a_soldier_down_and_then_captures() {
     let black = "Ea3 Cd4";
     let white = "Ee8 Sd5 He6 Sc6";
     let pos = position(black, white, &[]);
-    let expected =
-        ["a4", "b2", "b3", "b4", "c3", "c4", "c5", "c6", "d5", "e3", "e4", "e5", "e6", "f2", "f3", "f4", "g4"];
+    let expected = ["a4", "b2", "b3", "b4", "c3", "c4", "c5", "c6", "d5", "e3", "e4", "e5", "e6", "f2", "f3", "f4", "g4"];
     assert_eq!(targets_from(&pos, "d4"), expected);
     let multiple = position(black, white, &["chariot_run_down_multiple=true"]);
     let mut more: Vec<&str> = expected.to_vec();
@@ -366,7 +365,11 @@ fn super_ko_never_leaves_a_player_without_a_move() {
                 .copied()
                 .filter(|&m| !pos.is_capture(m) && matches!(m, Move::Normal { to, .. } if TRI44.name(to).as_str() < "c"))
                 .collect();
-            let m = if !quiet.is_empty() && rng.below(10) < 9 { quiet[rng.below(quiet.len())] } else { moves[rng.below(moves.len())] };
+            let m = if !quiet.is_empty() && rng.below(10) < 9 {
+                quiet[rng.below(quiet.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
             game.play(m).unwrap();
             history.insert(ref_pos(game.position()).key());
         }
@@ -823,9 +826,7 @@ fn the_reference_board_matches_rules_3_1_and_3_2() {
     assert_eq!(squares().len(), 44);
     let d4 = parse("d4");
     let rays: Vec<Vec<String>> = rays(d4).iter().map(|ray| ray.iter().map(|&s| name(s)).collect()).collect();
-    for expected in [
-        "e4 f4 g4", "c4 b4 a4", "d5 e5 e6 f6 f7", "c4 c3 b3 b2", "d5 c5 c6 b6 b7", "e4 e3 f3 f2",
-    ] {
+    for expected in ["e4 f4 g4", "c4 b4 a4", "d5 e5 e6 f6 f7", "c4 c3 b3 b2", "d5 c5 c6 b6 b7", "e4 e3 f3 f2"] {
         let expected: Vec<String> = expected.split(' ').map(String::from).collect();
         assert!(rays.contains(&expected), "{expected:?} not among {rays:?}");
     }

@@ -183,14 +183,8 @@ fn no_castling(pos: &SanninPosition) -> bool {
 /// the pawn: 9i 8i 7i empty, then `target` on 6i. Kings: First 1d, Middle 10m, Last 13g, all
 /// off every line involved. P10i-10h (Middle's 11 o'clock) leaves rank i.
 fn discovered_setup(target: (&str, &str, &str)) -> SanninSetup {
-    let mut pieces = vec![
-        ("F", "K", "1d"),
-        ("F", "+R", "12i"),
-        ("M", "K", "10m"),
-        ("M", "P", "10i"),
-        ("M", "G", "10j"),
-        ("L", "K", "13g"),
-    ];
+    let mut pieces =
+        vec![("F", "K", "1d"), ("F", "+R", "12i"), ("M", "K", "10m"), ("M", "P", "10i"), ("M", "G", "10j"), ("L", "K", "13g")];
     pieces.push(target);
     setup(&pieces, M)
 }
@@ -378,14 +372,7 @@ fn dual_attack_that_one_reply_parries_forms_no_alliance() {
 fn dual_attack_on_one_and_the_same_piece_forms_no_alliance() {
     // First's +R 6a-7a attacks Last's gold 7f down column 7, then Middle's +R 12g-12f attacks
     // the same gold along rank f: two threats, one target.
-    let pieces = [
-        ("F", "K", "1d"),
-        ("F", "+R", "6a"),
-        ("M", "K", "7m"),
-        ("M", "+R", "12g"),
-        ("L", "K", "13m"),
-        ("L", "G", "7f"),
-    ];
+    let pieces = [("F", "K", "1d"), ("F", "+R", "6a"), ("M", "K", "7m"), ("M", "+R", "12g"), ("L", "K", "13m"), ("L", "G", "7f")];
     let mut pos = position(setup(&pieces, F), &[]);
     assert_eq!(play(&mut pos, "+R6a-7a").as_slice(), no_events().as_slice());
     assert_eq!(pos.last_action().unwrap().new_threats[L].targets, cells(&["7f"]));
@@ -1062,11 +1049,8 @@ fn rotated_player(p: Player) -> Player {
 fn rotated(s: &SanninSetup) -> SanninSetup {
     let name = |c: Cell| HexNaming::Sannin.name(&HEX127, c);
     let mut r = s.clone();
-    r.pieces = s
-        .pieces
-        .iter()
-        .map(|&(c, p)| (cell(&rotated_cell(&name(c))), Piece { player: rotated_player(p.player), ..p }))
-        .collect();
+    r.pieces =
+        s.pieces.iter().map(|&(c, p)| (cell(&rotated_cell(&name(c))), Piece { player: rotated_player(p.player), ..p })).collect();
     r.to_move = rotated_player(s.to_move);
     r
 }
@@ -1230,10 +1214,7 @@ fn an_ally_who_exposes_the_other_to_mate_loses_with_it() {
     let mut pos = position(s.clone(), &[]);
     assert!(Player::ALL.iter().all(|&p| !pos.in_check(p)));
     let win = Outcome::Win { winner: L, reason: WinReason::AllyMated };
-    assert_eq!(
-        play(&mut pos, "G1c-2e").as_slice(),
-        &[Event::Checkmated { player: F, by: M }, game_over(win, [2, 2, 1])]
-    );
+    assert_eq!(play(&mut pos, "G1c-2e").as_slice(), &[Event::Checkmated { player: F, by: M }, game_over(win, [2, 2, 1])]);
     let pos = position(s, &["forbid_exposing_ally=true"]);
     assert!(!is_legal(&pos, "G1c-2c"));
     assert!(!is_legal(&pos, "G1c-2e"), "unless the option forbids exposing an ally");

@@ -135,11 +135,8 @@ fn drops_of(pos: &SanninPosition, role: Role) -> BTreeSet<String> {
 }
 
 fn illuminations(pos: &SanninPosition) -> Vec<String> {
-    let mut v: Vec<String> = legal_list(pos)
-        .iter()
-        .filter(|m| matches!(m, Move::Illuminate { .. }))
-        .map(|&m| move_text::canonical(pos, m))
-        .collect();
+    let mut v: Vec<String> =
+        legal_list(pos).iter().filter(|m| matches!(m, Move::Illuminate { .. })).map(|&m| move_text::canonical(pos, m)).collect();
     v.sort();
     v
 }
@@ -157,8 +154,7 @@ fn find_move(pos: &SanninPosition, legal: &[Move], text: &str) -> Option<Move> {
 /// Plays the legal move whose canonical text is `text` exactly.
 fn play(pos: &mut SanninPosition, text: &str) -> Events {
     let moves = legal_list(pos);
-    let m = find_move(pos, &moves, text)
-        .unwrap_or_else(|| panic!("{text} is not legal here; legal: {:?}", legal(pos)));
+    let m = find_move(pos, &moves, text).unwrap_or_else(|| panic!("{text} is not legal here; legal: {:?}", legal(pos)));
     pos.play(m).expect("a listed move plays")
 }
 
@@ -314,10 +310,7 @@ fn pawn_moves_at_11_and_1_oclock() {
 #[test]
 fn promoted_pawn_moves_as_a_gold() {
     let pos = position(setup(&[CORNER_KINGS[0], CORNER_KINGS[1], CORNER_KINGS[2], ("M", "+P", "9j")], M), &[]);
-    assert_eq!(
-        moves_from(&pos, "9j"),
-        strings(&["+P9j-9i", "+P9j-8i", "+P9j-8j", "+P9j-10j", "+P9j-8h", "+P9j-10l"])
-    );
+    assert_eq!(moves_from(&pos, "9j"), strings(&["+P9j-9i", "+P9j-8i", "+P9j-8j", "+P9j-10j", "+P9j-8h", "+P9j-10l"]));
     sweep("+P", &[11, 1, 3, 9, 12, 6], &[], &[]);
 }
 
@@ -401,9 +394,15 @@ fn bishop_ranges_on_the_six_diagonals_and_promoted_bishop_adds_orthogonal_steps(
 fn diagonal_moves_are_not_blocked_by_the_cells_passed_between() {
     // 7i and 6i lie between 7j and 6h; 9j and 8j between 9k and 8i. Only landing cells count.
     let pieces = [
-        CORNER_KINGS[0], CORNER_KINGS[1], CORNER_KINGS[2],
-        ("M", "G", "7j"), ("M", "P", "7i"), ("M", "P", "6i"),
-        ("M", "B", "9k"), ("L", "P", "9j"), ("M", "P", "8j"),
+        CORNER_KINGS[0],
+        CORNER_KINGS[1],
+        CORNER_KINGS[2],
+        ("M", "G", "7j"),
+        ("M", "P", "7i"),
+        ("M", "P", "6i"),
+        ("M", "B", "9k"),
+        ("L", "P", "9j"),
+        ("M", "P", "8j"),
     ];
     let pos = position(setup(&pieces, M), &[]);
     assert_eq!(destinations(&pos, "7j"), strings(&["6h", "6j", "8l"]));
@@ -415,8 +414,13 @@ fn diagonal_moves_are_not_blocked_by_the_cells_passed_between() {
 fn ranges_stop_on_the_first_piece_taking_only_other_players_non_king_pieces() {
     // Middle's rook on 9j: own pawn on 9g, First's silver on 11j, Last's king on 6j.
     let pieces = [
-        ("F", "K", "1g"), ("M", "K", "7m"), ("L", "K", "6j"),
-        ("M", "R", "9j"), ("M", "P", "9g"), ("F", "S", "11j"), ("L", "G", "7h"),
+        ("F", "K", "1g"),
+        ("M", "K", "7m"),
+        ("L", "K", "6j"),
+        ("M", "R", "9j"),
+        ("M", "P", "9g"),
+        ("F", "S", "11j"),
+        ("L", "G", "7h"),
     ];
     let pos = position(setup(&pieces, M), &[]);
     let expected = ["9i", "9h", "10j", "11j", "8j", "7j", "8i", "7h", "10l"];
@@ -466,11 +470,10 @@ fn promotion_on_moves_that_start_or_end_in_an_enemy_territory() {
 fn promotion_by_moving_into_or_out_of_the_garden_but_not_over_it() {
     let pieces = [("F", "K", "1g"), ("M", "K", "7m"), ("L", "K", "13g"), ("M", "R", "7j")];
     let pos = position(setup(&pieces, M), &[]);
-    let up_column_7: Vec<String> =
-        moves_from(&pos, "7j").into_iter().filter(|m| m.starts_with("R7j-7")).collect();
+    let up_column_7: Vec<String> = moves_from(&pos, "7j").into_iter().filter(|m| m.starts_with("R7j-7")).collect();
     let expected = [
-        "R7j-7i", "R7j-7h", "R7j-7g", "R7j-7g+", "R7j-7f", "R7j-7e", "R7j-7d",
-        "R7j-7c", "R7j-7c+", "R7j-7b", "R7j-7b+", "R7j-7a", "R7j-7a+",
+        "R7j-7i", "R7j-7h", "R7j-7g", "R7j-7g+", "R7j-7f", "R7j-7e", "R7j-7d", "R7j-7c", "R7j-7c+", "R7j-7b", "R7j-7b+",
+        "R7j-7a", "R7j-7a+",
     ];
     assert_eq!(up_column_7, strings(&expected));
     let pieces = [("F", "K", "1g"), ("M", "K", "7m"), ("L", "K", "13g"), ("M", "R", "7g")];
@@ -503,8 +506,7 @@ fn passing_a_territory_corner_without_starting_or_ending_in_it_gives_no_promotio
                         continue;
                     }
                     let to_name = HexNaming::Sannin.name(grid, to);
-                    let qualifies =
-                        spec_zone(p, &at) || spec_zone(p, &to_name) || at == "7g" || to_name == "7g";
+                    let qualifies = spec_zone(p, &at) || spec_zone(p, &to_name) || at == "7g" || to_name == "7g";
                     if promote {
                         assert!(qualifies, "{}: promotion offered outside the zones", move_text::canonical(&pos, m));
                     } else if qualifies {
@@ -847,9 +849,17 @@ fn allies_may_not_check_each_other_but_may_capture_each_others_pieces() {
 fn illumination_setup() -> SanninSetup {
     setup(
         &[
-            ("F", "+K", "8h"), ("F", "S", "6g"),
-            ("M", "K", "6d"), ("M", "P", "6h"), ("M", "G", "8j"), ("M", "P", "8k"), ("M", "G", "11f"),
-            ("L", "K", "13g"), ("L", "S", "8f"), ("L", "+L", "10j"), ("L", "N", "10f"),
+            ("F", "+K", "8h"),
+            ("F", "S", "6g"),
+            ("M", "K", "6d"),
+            ("M", "P", "6h"),
+            ("M", "G", "8j"),
+            ("M", "P", "8k"),
+            ("M", "G", "11f"),
+            ("L", "K", "13g"),
+            ("L", "S", "8f"),
+            ("L", "+L", "10j"),
+            ("L", "N", "10f"),
         ],
         F,
     )
@@ -858,9 +868,7 @@ fn illumination_setup() -> SanninSetup {
 #[test]
 fn illumination_offers_every_nonempty_subset_of_the_free_targets() {
     let pos = position(illumination_setup(), &[]);
-    let expected = [
-        "+K8h!6h", "+K8h!8f", "+K8h!10j", "+K8h!6h,8f", "+K8h!6h,10j", "+K8h!8f,10j", "+K8h!6h,8f,10j",
-    ];
+    let expected = ["+K8h!6h", "+K8h!8f", "+K8h!10j", "+K8h!6h,8f", "+K8h!6h,10j", "+K8h!8f,10j", "+K8h!6h,8f,10j"];
     assert_eq!(illuminations(&pos), strings(&expected), "2^3 - 1 subsets");
 }
 
@@ -914,14 +922,8 @@ fn a_king_that_promotes_by_moving_may_illuminate_only_from_its_next_turn() {
 /// Middle's G3c-2b mates First's king on 1a (the gold guarded by the pawn on 2c). First also
 /// has a pawn on 5f and a gold and a pawn in hand, none of which can help against a contact check.
 fn contact_mate_setup() -> SanninSetup {
-    let mut s = setup(
-        &[
-            ("F", "K", "1a"), ("F", "P", "5f"),
-            ("M", "G", "3c"), ("M", "P", "2c"), ("M", "K", "10m"),
-            ("L", "K", "10d"),
-        ],
-        M,
-    );
+    let mut s =
+        setup(&[("F", "K", "1a"), ("F", "P", "5f"), ("M", "G", "3c"), ("M", "P", "2c"), ("M", "K", "10m"), ("L", "K", "10d")], M);
     s.hands[F] = hand(&[Role::Gold, Role::Pawn]);
     s
 }
@@ -1201,12 +1203,8 @@ fn the_1932_sample_game_replays_move_for_move() {
     assert_eq!(
         canonical,
         [
-            "P3c-4d", "P10k-10j", "P11g-10g",
-            "S1b-2d", "S8m-9l", "S12f-10e",
-            "S1f-2e", "P7k-6j", "P8d-7d",
-            "P3d-4e", "R7l-7g+", "B7bx12l",
-            "G1c-3d", "S12mx12l", "P10g-9g",
-            "P4d-5e", "+R7g-7l", "R12g-10g",
+            "P3c-4d", "P10k-10j", "P11g-10g", "S1b-2d", "S8m-9l", "S12f-10e", "S1f-2e", "P7k-6j", "P8d-7d", "P3d-4e", "R7l-7g+",
+            "B7bx12l", "G1c-3d", "S12mx12l", "P10g-9g", "P4d-5e", "+R7g-7l", "R12g-10g",
         ]
     );
     assert!(replayed.played.iter().all(|m| m.events.is_empty()), "no mate, no elimination");

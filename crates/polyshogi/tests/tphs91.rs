@@ -142,7 +142,9 @@ fn rotated_setup(s: &HexShogiSetup) -> HexShogiSetup {
 
 fn rotated_move(m: Move) -> Move {
     match m {
-        Move::Normal { from, to, promote } => Move::Normal { from: HEX91.rotated_cw120(from), to: HEX91.rotated_cw120(to), promote },
+        Move::Normal { from, to, promote } => {
+            Move::Normal { from: HEX91.rotated_cw120(from), to: HEX91.rotated_cw120(to), promote }
+        }
         Move::Drop { role, to } => Move::Drop { role, to: HEX91.rotated_cw120(to) },
         other => other,
     }
@@ -155,7 +157,8 @@ fn packed(moves: &MoveList) -> BTreeSet<u32> {
 #[test]
 fn perft_after_each_first_move_is_the_same_for_every_seat() {
     let rules = HexShogiRules::tphs91();
-    let start = |first: Player| position_with(rules, HexShogiSetup { to_move: first, ..HexShogiSetup::start(HexVariant::Tphs91) });
+    let start =
+        |first: Player| position_with(rules, HexShogiSetup { to_move: first, ..HexShogiSetup::start(HexVariant::Tphs91) });
     let black_first = start(BLACK);
     let firsts = legal(&black_first);
     assert_eq!(firsts.len(), 26);
@@ -171,10 +174,7 @@ fn perft_after_each_first_move_is_the_same_for_every_seat() {
         assert_eq!(turned, by_white);
         let expected: BTreeSet<u32> = legal(&by_black).iter().map(|&m| rotated_move(m).pack()).collect();
         assert_eq!(expected, packed(&legal(&by_white)));
-        let counts: Vec<u64> = [by_black, by_white, by_gray]
-            .into_iter()
-            .map(|p| perft(&mut HexShogiGame::new(p), 2))
-            .collect();
+        let counts: Vec<u64> = [by_black, by_white, by_gray].into_iter().map(|p| perft(&mut HexShogiGame::new(p), 2)).collect();
         assert_eq!(counts[0], counts[1]);
         assert_eq!(counts[0], counts[2]);
     }
@@ -411,10 +411,8 @@ fn a_round_in_which_everyone_still_playing_must_pass_is_a_draw_without_the_loser
 
 #[test]
 fn no_capture_limit_is_150_plies_by_default_passes_included_and_an_option() {
-    let quiet = |plies: u32| HexShogiSetup {
-        plies_without_capture: plies,
-        ..setup(BLACK, ["K6f K6k R1f", "", "K6a P7b"], ["", "", ""])
-    };
+    let quiet =
+        |plies: u32| HexShogiSetup { plies_without_capture: plies, ..setup(BLACK, ["K6f K6k R1f", "", "K6a P7b"], ["", "", ""]) };
     // White has no pieces: his pass is a ply too, and he does not share the draw.
     let mut pos = position_with(HexShogiRules::tphs91(), quiet(148));
     pos.play(board_move("1f", "1g")).unwrap();
@@ -424,10 +422,10 @@ fn no_capture_limit_is_150_plies_by_default_passes_included_and_an_option() {
     assert_eq!(pos.outcome(), Some(outcome));
     assert_eq!(events.last(), Some(&Event::GameOver { outcome, placings: ByPlayer([1, 3, 1]) }));
     // A capture resets the count.
-    let mut pos2 = position_with(HexShogiRules::tphs91(), HexShogiSetup {
-        plies_without_capture: 149,
-        ..setup(BLACK, ["K6f K6k R7b", "", "K6a P8b"], ["", "", ""])
-    });
+    let mut pos2 = position_with(
+        HexShogiRules::tphs91(),
+        HexShogiSetup { plies_without_capture: 149, ..setup(BLACK, ["K6f K6k R7b", "", "K6a P8b"], ["", "", ""]) },
+    );
     pos2.play(board_move("7b", "8b")).unwrap();
     assert_eq!((pos2.outcome(), pos2.plies_without_capture()), (None, 0));
     // With the option at 50 plies.
@@ -505,7 +503,8 @@ fn is_capture(pos: &HexShogiPosition, m: &Move) -> bool {
 /// Captures (above all of `victim`'s pieces, to leave a player without pieces), king drops and
 /// other drops, and promotions are preferred.
 fn biased_move(pos: &HexShogiPosition, moves: &[Move], rng: &mut Rng, victim: Option<Player>) -> Move {
-    let of_victim = |m: &Move| matches!(*m, Move::Normal { to, .. } if pos.piece_at(to).is_some_and(|p| Some(p.player) == victim));
+    let of_victim =
+        |m: &Move| matches!(*m, Move::Normal { to, .. } if pos.piece_at(to).is_some_and(|p| Some(p.player) == victim));
     let hits: Vec<Move> = moves.iter().copied().filter(of_victim).collect();
     let captures: Vec<Move> = moves.iter().copied().filter(|m| is_capture(pos, m)).collect();
     let drops: Vec<Move> = moves.iter().copied().filter(|m| matches!(m, Move::Drop { .. })).collect();
@@ -673,8 +672,18 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
     let report = format!(
         "positions {} hands {} king in hand {} promoted {} two kings {} lost player {} forced passes {} loser passes {} \
          collected {} all passed {} no capture {} refusals {:?}",
-        cov.positions, cov.with_hands, cov.king_in_hand, cov.promoted, cov.two_kings_one_player, cov.lost_player,
-        cov.forced_passes, cov.loser_passes, cov.kings_collected, cov.all_passed, cov.no_capture, cov.refusals
+        cov.positions,
+        cov.with_hands,
+        cov.king_in_hand,
+        cov.promoted,
+        cov.two_kings_one_player,
+        cov.lost_player,
+        cov.forced_passes,
+        cov.loser_passes,
+        cov.kings_collected,
+        cov.all_passed,
+        cov.no_capture,
+        cov.refusals
     );
     assert!(cov.positions >= 5000, "{report}");
     assert!(cov.with_hands >= 2000 && cov.promoted >= 2000, "{report}");

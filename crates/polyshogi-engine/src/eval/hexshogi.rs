@@ -39,7 +39,8 @@ impl Evaluate for HexShogiPosition {
         let occupied = self.occupied();
         let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
         let hood = Neighbourhoods::get(tables.grid);
-        let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+        let safety =
+            KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
         let three = self.is_three_player();
         let active = Evaluate::active(self);
         let mover = self.to_move();

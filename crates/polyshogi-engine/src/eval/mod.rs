@@ -170,7 +170,8 @@ mod tests {
         let three = utilities([500, 300, 100], &Player::ALL, PlayerSet::of(&Player::ALL), allies, &common);
         assert_eq!(three[1], three[2]);
         assert_eq!(three[0], -three[1]);
-        let out = utilities([500, 300, 100], &Player::ALL, PlayerSet::of(&[Player::First, Player::Third]), PlayerSet::EMPTY, &common);
+        let out =
+            utilities([500, 300, 100], &Player::ALL, PlayerSet::of(&[Player::First, Player::Third]), PlayerSet::EMPTY, &common);
         assert_eq!(out[1], ELIMINATED);
         assert!(out[0] > out[2]);
     }

@@ -47,7 +47,8 @@ impl Evaluate for SanninPosition {
         let occupied = self.occupied();
         let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
         let hood = Neighbourhoods::get(tables.grid);
-        let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+        let safety =
+            KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
         let active = self.active_players();
         let mover = self.to_move();
         let mut raw = [0; 3];
@@ -108,10 +109,7 @@ impl Evaluate for SanninPosition {
                     Some(piece) if piece.player != mover => piece_value(piece, &weights.sannin),
                     _ => 0,
                 };
-                if to == self.tables().garden
-                    && self.king(mover) == Some(from)
-                    && has_garden_right(self, mover)
-                {
+                if to == self.tables().garden && self.king(mover) == Some(from) && has_garden_right(self, mover) {
                     gain += GARDEN_GAIN;
                 }
                 gain
@@ -156,13 +154,16 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell, occupied: Ce
 }
 
 /// The most valuable piece of `player` that another seat attacks and `player` does not defend.
-fn threatened_value(pos: &SanninPosition, player: Player, own: CellSet, maps: &polyshogi::ByPlayer<CellSet>, w: &SanninWeights) -> i32 {
+fn threatened_value(
+    pos: &SanninPosition,
+    player: Player,
+    own: CellSet,
+    maps: &polyshogi::ByPlayer<CellSet>,
+    w: &SanninWeights,
+) -> i32 {
     let mut attacked = CellSet::EMPTY;
     for p in player.others3() {
         attacked |= maps[p];
     }
-    (own & attacked & !maps[player])
-        .map(|cell| pos.piece_at(cell).map_or(0, |piece| piece_value(piece, w)))
-        .max()
-        .unwrap_or(0)
+    (own & attacked & !maps[player]).map(|cell| pos.piece_at(cell).map_or(0, |piece| piece_value(piece, w))).max().unwrap_or(0)
 }

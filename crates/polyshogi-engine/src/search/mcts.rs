@@ -53,7 +53,12 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
-pub fn search<P: Evaluate>(ctx: &mut Ctx<'_>, game: &Game<P>, max_iterations: Option<u64>, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+pub fn search<P: Evaluate>(
+    ctx: &mut Ctx<'_>,
+    game: &Game<P>,
+    max_iterations: Option<u64>,
+    on_info: &mut dyn FnMut(&Info),
+) -> Outcome {
     let root_pos = game.position();
     let seats = root_pos.seats();
     let mut result = Outcome::default();
@@ -185,7 +190,15 @@ fn results_of(values: &Values) -> [f32; 3] {
 
 /// A finished game: 1 for the winner, 0 for the losers, ½ for those sharing a draw.
 fn terminal_results(values: &Values) -> [f32; 3] {
-    values.map(|v| if v >= WIN - MAX_PLY as i32 { 1.0 } else if v <= -(WIN - MAX_PLY as i32) { 0.0 } else { 0.5 })
+    values.map(|v| {
+        if v >= WIN - MAX_PLY as i32 {
+            1.0
+        } else if v <= -(WIN - MAX_PLY as i32) {
+            0.0
+        } else {
+            0.5
+        }
+    })
 }
 
 fn report_win(ctx: &Ctx<'_>, seats: &[Player], result: &Outcome, on_info: &mut dyn FnMut(&Info)) {

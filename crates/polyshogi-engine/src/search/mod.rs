@@ -214,7 +214,13 @@ impl<'a> Ctx<'a> {
 
     /// The legal moves of `pos` with their ordering scores, best first. With `captures_only`,
     /// only moves that win material.
-    pub fn ordered_moves<P: Evaluate>(&mut self, pos: &P, tt_move: Option<Move>, ply: usize, captures_only: bool) -> Vec<(i32, Move)> {
+    pub fn ordered_moves<P: Evaluate>(
+        &mut self,
+        pos: &P,
+        tt_move: Option<Move>,
+        ply: usize,
+        captures_only: bool,
+    ) -> Vec<(i32, Move)> {
         let mut list = self.take_list();
         pos.legal_moves(&mut list);
         let mut ordered = self.ordered.pop().unwrap_or_default();

@@ -103,8 +103,10 @@ impl Drop for TestServer {
 
 /// A game of three seats: `seats` like `["human", "random", "greedy"]`.
 pub fn new_game(seats: &[&str], clock: Option<(i64, i64)>) -> Value {
-    let seats: Vec<Value> =
-        seats.iter().map(|&s| if s == "human" { json!({ "kind": "human" }) } else { json!({ "kind": "bot", "level": s }) }).collect();
+    let seats: Vec<Value> = seats
+        .iter()
+        .map(|&s| if s == "human" { json!({ "kind": "human" }) } else { json!({ "kind": "bot", "level": s }) })
+        .collect();
     let clock = clock.map(|(initial, increment)| json!({ "initial_ms": initial, "increment_ms": increment }));
     json!({ "variant": "sannin", "rules": ["compulsory=off"], "clock": clock, "seats": seats })
 }
@@ -177,7 +179,11 @@ impl Client {
     /// The next JSON message, or `None` if none comes before `deadline`.
     pub async fn next_before(&mut self, deadline: tokio::time::Instant) -> Option<Value> {
         loop {
-            let message = tokio::time::timeout_at(deadline, self.ws.next()).await.ok()?.expect("the connection is open").expect("a good frame");
+            let message = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .ok()?
+                .expect("the connection is open")
+                .expect("a good frame");
             match message {
                 Message::Text(text) => return Some(serde_json::from_str(text.as_str()).expect("the server sends JSON")),
                 Message::Ping(_) | Message::Pong(_) => continue,
@@ -218,7 +224,8 @@ impl Client {
 /// quiet pawn steps when there are any, so that the test player does not throw his game away
 /// to the bots before the test is done with it.
 pub async fn play_some_move(client: &mut Client, state: &Value, pick: usize) -> String {
-    let legal: Vec<&str> = state["legal_moves"].as_array().expect("legal moves").iter().map(|m| m.as_str().expect("a move text")).collect();
+    let legal: Vec<&str> =
+        state["legal_moves"].as_array().expect("legal moves").iter().map(|m| m.as_str().expect("a move text")).collect();
     assert!(!legal.is_empty(), "no legal move in {state}");
     let quiet: Vec<&str> = legal.iter().copied().filter(|m| m.starts_with('P') && m.contains('-') && !m.ends_with('+')).collect();
     let candidates = if quiet.is_empty() { &legal } else { &quiet };

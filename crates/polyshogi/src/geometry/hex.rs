@@ -8,10 +8,8 @@ use crate::cellset::CellSet;
 
 /// Axial (Δq, Δr) of one step in each screen hour (RULES.md §1.2). Orthogonals reach the
 /// neighbouring cell; diagonals reach the cell two away, between two neighbours.
-const HOUR_VECTORS: [(i8, i8); 12] = [
-    (1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1),
-    (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1),
-];
+const HOUR_VECTORS: [(i8, i8); 12] =
+    [(1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1)];
 
 /// The 127-cell board of Sannin shogi.
 pub static HEX127: LazyLock<HexGrid> = LazyLock::new(|| HexGrid::new(6));
@@ -44,14 +42,7 @@ impl HexGrid {
                 }
             }
         }
-        let mut grid = HexGrid {
-            radius,
-            axial,
-            lookup,
-            steps: Vec::new(),
-            rays: Vec::new(),
-            all: CellSet::EMPTY,
-        };
+        let mut grid = HexGrid { radius, axial, lookup, steps: Vec::new(), rays: Vec::new(), all: CellSet::EMPTY };
         grid.all = grid.cells().collect();
         grid.steps = grid
             .cells()
@@ -218,9 +209,8 @@ impl HexGrid {
                 let (q, r) = self.axial(cell);
                 let s = -q - r;
                 // The component of size 2 names the axis that is constant along the edge.
-                let toward_edge = q * dq.signum() * (dq.abs() / 2)
-                    + r * dr.signum() * (dr.abs() / 2)
-                    + s * ds.signum() * (ds.abs() / 2);
+                let toward_edge =
+                    q * dq.signum() * (dq.abs() / 2) + r * dr.signum() * (dr.abs() / 2) + s * ds.signum() * (ds.abs() / 2);
                 toward_edge > self.radius - depth
             })
             .collect()

@@ -6,10 +6,8 @@
 pub struct Hour(u8);
 
 impl Hour {
-    pub const ALL: [Hour; 12] = [
-        Hour(0), Hour(1), Hour(2), Hour(3), Hour(4), Hour(5),
-        Hour(6), Hour(7), Hour(8), Hour(9), Hour(10), Hour(11),
-    ];
+    pub const ALL: [Hour; 12] =
+        [Hour(0), Hour(1), Hour(2), Hour(3), Hour(4), Hour(5), Hour(6), Hour(7), Hour(8), Hour(9), Hour(10), Hour(11)];
 
     /// The hour `h` on a clock face (12 and 0 are the same hour).
     pub const fn new(h: u8) -> Hour {

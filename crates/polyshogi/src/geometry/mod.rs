@@ -8,7 +8,7 @@ mod names;
 mod tri;
 
 pub use cell::Cell;
-pub use hex::{HexGrid, HEX91, HEX127};
+pub use hex::{HexGrid, HEX127, HEX91};
 pub use hour::Hour;
 pub use names::{HexNaming, ParseCellError};
 pub use tri::{SecondOrthogonal, TriDirection, TriGrid, TRI44, TRI_CELLS};

@@ -152,10 +152,8 @@ impl TriGrid {
             // A side neighbour is the first cell of two rays; list each once.
             grid.sides[i] = TriDirection::ALL.iter().filter_map(|&d| grid.step(cell, d)).collect();
             let (f, r) = grid.file_rank[i];
-            grid.adjacent[i] = ADJACENT[grid.orientation_index(cell)]
-                .iter()
-                .filter_map(|&(df, dr)| grid.at(f + df, r + dr))
-                .collect();
+            grid.adjacent[i] =
+                ADJACENT[grid.orientation_index(cell)].iter().filter_map(|&(df, dr)| grid.at(f + df, r + dr)).collect();
             grid.half_turn[i] = grid.at(6 - f, 9 - r).expect("the board is symmetric under a half-turn");
         }
         grid.seconds = grid
@@ -296,9 +294,9 @@ impl TriGrid {
     /// The cell a name stands for.
     pub fn parse(&self, text: &str) -> Result<Cell, ParseCellError> {
         match *text.as_bytes() {
-            [letter @ b'a'..=b'z', digit @ b'0'..=b'9'] => self
-                .at((letter - b'a') as i8, (digit - b'0') as i8)
-                .ok_or_else(|| ParseCellError::OffBoard(text.to_string())),
+            [letter @ b'a'..=b'z', digit @ b'0'..=b'9'] => {
+                self.at((letter - b'a') as i8, (digit - b'0') as i8).ok_or_else(|| ParseCellError::OffBoard(text.to_string()))
+            }
             _ => Err(ParseCellError::Malformed(text.to_string())),
         }
     }
@@ -325,8 +323,7 @@ mod tests {
     #[test]
     fn ranks_hold_3_5_7_7_7_7_5_3_cells_with_the_diagram_orientations() {
         let grid = &*TRI44;
-        let per_rank: Vec<usize> =
-            (1..=8).map(|r| grid.cells().filter(|&c| grid.file_rank[c.usize()].1 == r).count()).collect();
+        let per_rank: Vec<usize> = (1..=8).map(|r| grid.cells().filter(|&c| grid.file_rank[c.usize()].1 == r).count()).collect();
         assert_eq!(per_rank, [3, 5, 7, 7, 7, 7, 5, 3]);
         assert_eq!(grid.all().count(), 44);
         // The source diagram, rank 8 first (§3.1).
@@ -414,8 +411,7 @@ mod tests {
             }
         };
         for a in grid.cells() {
-            let shared: CellSet =
-                grid.cells().filter(|&b| b != a && corners(b).iter().any(|p| corners(a).contains(p))).collect();
+            let shared: CellSet = grid.cells().filter(|&b| b != a && corners(b).iter().any(|p| corners(a).contains(p))).collect();
             assert_eq!(grid.adjacent(a), shared, "{}", grid.name(a));
             let two_corners: CellSet =
                 shared.into_iter().filter(|&b| corners(b).iter().filter(|p| corners(a).contains(p)).count() == 2).collect();
@@ -431,10 +427,8 @@ mod tests {
         for c in grid.cells() {
             let (f, r) = grid.file_rank[c.usize()];
             let table = if grid.is_up(c) { up_table } else { down_table };
-            let mut expected: Vec<(Cell, Cell)> = table
-                .iter()
-                .filter_map(|&(tf, tr, vf, vr)| Some((grid.at(f + tf, r + tr)?, grid.at(f + vf, r + vr)?)))
-                .collect();
+            let mut expected: Vec<(Cell, Cell)> =
+                table.iter().filter_map(|&(tf, tr, vf, vr)| Some((grid.at(f + tf, r + tr)?, grid.at(f + vf, r + vr)?))).collect();
             let mut found: Vec<(Cell, Cell)> = grid.second_orthogonals(c).iter().map(|s| (s.target, s.via)).collect();
             expected.sort();
             found.sort();

@@ -12,12 +12,26 @@ use crate::rules::Rules;
 /// Why a move text was refused. Columns count characters from 1.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveTextError {
-    Syntax { text: String, column: usize, expected: &'static str },
-    Cell { text: String, column: usize, error: ParseCellError },
+    Syntax {
+        text: String,
+        column: usize,
+        expected: &'static str,
+    },
+    Cell {
+        text: String,
+        column: usize,
+        error: ParseCellError,
+    },
     /// Well formed, but no legal move matches it.
-    NotLegal { text: String, reason: String },
+    NotLegal {
+        text: String,
+        reason: String,
+    },
     /// Several legal moves match; the text must name the origin.
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 impl fmt::Display for MoveTextError {
@@ -63,7 +77,9 @@ pub fn short<P: Rules>(pos: &P, legal: &[Move], m: Move) -> String {
         Move::Normal { from, to, .. } => {
             let piece = pos.piece_text(from).expect("a move starts from a piece");
             let ambiguous = legal.iter().any(|&other| match other {
-                Move::Normal { from: f, to: t, .. } => t == to && f != from && pos.piece_text(f).is_some_and(|p| same_kind(p, piece)),
+                Move::Normal { from: f, to: t, .. } => {
+                    t == to && f != from && pos.piece_text(f).is_some_and(|p| same_kind(p, piece))
+                }
                 _ => false,
             });
             board_move(pos, m, ambiguous.then_some(from))
@@ -121,9 +137,8 @@ pub fn split_move_list(text: &str) -> Vec<String> {
         return moves;
     }
     for token in text.split(',').map(str::trim) {
-        let is_bare_cell = !token.is_empty()
-            && token.chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-            && token != "pass";
+        let is_bare_cell =
+            !token.is_empty() && token.chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase()) && token != "pass";
         match moves.last_mut() {
             Some(last) if is_bare_cell && last.contains('!') => {
                 last.push(',');
@@ -200,10 +215,7 @@ fn parse_shape<P: Rules>(pos: &P, text: &str) -> Result<MoveShape, MoveTextError
     }
     let mut cur = Cursor { text, pos: 0 };
     let promoted = cur.eat('+');
-    let letter = cur
-        .peek()
-        .filter(char::is_ascii_uppercase)
-        .ok_or_else(|| cur.syntax("a piece letter, `+` or `pass`"))?;
+    let letter = cur.peek().filter(char::is_ascii_uppercase).ok_or_else(|| cur.syntax("a piece letter, `+` or `pass`"))?;
     cur.pos += 1;
     if !promoted && cur.eat('*') {
         let role = Role::from_letter(letter).ok_or(MoveTextError::Syntax {
@@ -306,7 +318,9 @@ fn resolve<P: Rules>(pos: &P, legal: &[Move], text: &str, shape: MoveShape) -> R
                 .collect();
             if matching.is_empty() {
                 let reason = match from {
-                    _ if !reaching.is_empty() && promote == Some(true) => format!("the {piece_word} may not promote on this move"),
+                    _ if !reaching.is_empty() && promote == Some(true) => {
+                        format!("the {piece_word} may not promote on this move")
+                    }
                     _ if !reaching.is_empty() => format!("the {piece_word} must promote on this move (write `+`)"),
                     Some(f) if !same_piece(f) || pos.piece_text(f).is_some_and(|p| p.player != mover) => {
                         format!("you have no {piece_word} on {}", pos.cell_name(f))
@@ -330,7 +344,8 @@ fn resolve<P: Rules>(pos: &P, legal: &[Move], text: &str, shape: MoveShape) -> R
                 return Err(not_legal(reason));
             };
             // Without a suffix the move does not promote, unless promotion is compulsory.
-            let plain: Vec<Move> = matching.iter().copied().filter(|m| matches!(m, Move::Normal { promote: false, .. })).collect();
+            let plain: Vec<Move> =
+                matching.iter().copied().filter(|m| matches!(m, Move::Normal { promote: false, .. })).collect();
             let chosen = if promote.is_none() && !plain.is_empty() { plain } else { matching };
             match chosen.as_slice() {
                 [m] => Ok(*m),

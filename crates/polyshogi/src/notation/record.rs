@@ -82,7 +82,8 @@ pub fn read_record(text: &str) -> Result<RecordText, RecordError> {
                     i += 1;
                 }
                 let token: String = chars[start..i].iter().map(|&(_, c)| c).collect();
-                let is_round_number = token.ends_with('.') && token[..token.len() - 1].chars().all(|c| c.is_ascii_digit()) && token.len() > 1;
+                let is_round_number =
+                    token.ends_with('.') && token[..token.len() - 1].chars().all(|c| c.is_ascii_digit()) && token.len() > 1;
                 if is_round_number || is_result(&token) {
                     continue;
                 }

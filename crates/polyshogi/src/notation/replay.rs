@@ -75,11 +75,7 @@ pub fn record_rule_options(record: &RecordText) -> Vec<String> {
 
 pub fn replay(text: &str) -> Result<Replay, ReplayError> {
     let record = read_record(text).map_err(ReplayError::Record)?;
-    let variant: Variant = record
-        .tag("Variant")
-        .ok_or(ReplayError::MissingVariant)?
-        .parse()
-        .map_err(ReplayError::Variant)?;
+    let variant: Variant = record.tag("Variant").ok_or(ReplayError::MissingVariant)?.parse().map_err(ReplayError::Variant)?;
     let options = record_rule_options(&record);
     let mut game = match record.tag("Position") {
         Some(position) => AnyGame::from_position_text(position, &options).map_err(ReplayError::Rules)?,
@@ -113,7 +109,14 @@ fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<
                 }
                 Err(e) => {
                     let error = MoveTextError::NotLegal { text: token.text.clone(), reason: e.to_string() };
-                    let bad = BadMove { number: index + 1, player, text: token.text.clone(), line: token.line, column: token.column, error };
+                    let bad = BadMove {
+                        number: index + 1,
+                        player,
+                        text: token.text.clone(),
+                        line: token.line,
+                        column: token.column,
+                        error,
+                    };
                     return (played, Some(bad));
                 }
             }
@@ -122,7 +125,10 @@ fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<
         let parsed = if position.outcome().is_some() {
             Err(MoveTextError::NotLegal { text: token.text.clone(), reason: "the game is already over".into() })
         } else if position.decision_pending() {
-            Err(MoveTextError::NotLegal { text: token.text.clone(), reason: "an alliance was proposed: `accept` or `refuse` must come first".into() })
+            Err(MoveTextError::NotLegal {
+                text: token.text.clone(),
+                reason: "an alliance was proposed: `accept` or `refuse` must come first".into(),
+            })
         } else {
             move_text::parse(&position, &legal, &token.text)
         };
@@ -133,7 +139,14 @@ fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<
                 played.push(PlayedMove { player, mv: m, canonical, events });
             }
             Err(error) => {
-                let bad = BadMove { number: index + 1, player, text: token.text.clone(), line: token.line, column: token.column, error };
+                let bad = BadMove {
+                    number: index + 1,
+                    player,
+                    text: token.text.clone(),
+                    line: token.line,
+                    column: token.column,
+                    error,
+                };
                 return (played, Some(bad));
             }
         }

@@ -10,8 +10,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::notation::position_error::ParsePositionError;
-use crate::variant::options::RuleOptionError;
 use crate::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexVariant};
+use crate::variant::options::RuleOptionError;
 use crate::variant::sankaku::{SankakuGame, SankakuPosition, SankakuRules};
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 

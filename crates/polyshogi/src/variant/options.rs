@@ -34,9 +34,7 @@ impl std::error::Error for RuleOptionError {}
 
 /// Splits `key=value`.
 pub fn split_option(text: &str) -> Result<(&str, &str), RuleOptionError> {
-    let (key, value) = text
-        .split_once('=')
-        .ok_or_else(|| RuleOptionError::Malformed(text.to_string()))?;
+    let (key, value) = text.split_once('=').ok_or_else(|| RuleOptionError::Malformed(text.to_string()))?;
     Ok((key.trim(), value.trim()))
 }
 
@@ -76,11 +74,9 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, RuleOptionError> {
     match value {
         "true" | "on" | "yes" => Ok(true),
         "false" | "off" | "no" => Ok(false),
-        _ => Err(RuleOptionError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: "true|false".to_string(),
-        }),
+        _ => {
+            Err(RuleOptionError::BadValue { key: key.to_string(), value: value.to_string(), expected: "true|false".to_string() })
+        }
     }
 }
 

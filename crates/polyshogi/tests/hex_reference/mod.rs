@@ -52,8 +52,10 @@ pub fn sq(cell: Cell) -> Sq {
 }
 
 /// §2.2 full per-hour tables (index 0 = 12 o'clock), three-player frames.
-const BLACK: [Sq; 12] = [(1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1)];
-const WHITE3: [Sq; 12] = [(1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1), (1, -2), (1, -1), (2, -1), (1, 0)];
+const BLACK: [Sq; 12] =
+    [(1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1)];
+const WHITE3: [Sq; 12] =
+    [(1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1), (1, -2), (1, -1), (2, -1), (1, 0)];
 const GRAY: [Sq; 12] = [(-2, 1), (-1, 0), (-1, -1), (0, -1), (1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1), (-1, 2), (-1, 1)];
 
 /// §2.3: Black's knight targets from its cell.
@@ -477,11 +479,8 @@ pub fn move_name(m: &RefMove) -> String {
 /// The difference between the reference's and the library's legal moves, or `None`.
 pub fn compare(pos: &HexShogiPosition, refusals: &mut Refusals) -> Option<String> {
     let reference = RefPos::from_library(pos);
-    let expected: BTreeSet<RefMove> = if pos.outcome().is_some() {
-        BTreeSet::new()
-    } else {
-        reference.legal_moves(refusals).into_iter().collect()
-    };
+    let expected: BTreeSet<RefMove> =
+        if pos.outcome().is_some() { BTreeSet::new() } else { reference.legal_moves(refusals).into_iter().collect() };
     let mut moves = polyshogi::MoveList::new();
     pos.legal_moves(&mut moves);
     let got: BTreeSet<RefMove> = moves.iter().map(|&m| from_library(m)).collect();

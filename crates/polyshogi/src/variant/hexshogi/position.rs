@@ -53,17 +53,28 @@ pub enum PositionError {
     /// A piece or hand of a seat the game does not have (the third seat of Hex Shogi 91).
     NoSuchSeat(Player),
     /// Two players: each needs exactly one king on the board.
-    KingCount { player: Player, kings: usize },
+    KingCount {
+        player: Player,
+        kings: usize,
+    },
     /// Two players: kings are never captured, so none can be in hand.
     KingInHand(Player),
     /// Three players: the three kings must all be somewhere, on the board or in hand.
-    KingTotal { kings: u32 },
+    KingTotal {
+        kings: u32,
+    },
     /// Three players: this player already holds all three kings (the game is over).
     KingsAlreadyCollected(Player),
-    PromotedForbidden { cell: Cell, role: Role },
+    PromotedForbidden {
+        cell: Cell,
+        role: Role,
+    },
     /// An unpromoted pawn, lance or knight stands where it can never move.
     DeadPiece(Cell),
-    TooManyPieces { role: Role, count: u32 },
+    TooManyPieces {
+        role: Role,
+        count: u32,
+    },
     /// Two players: the player who is not to move stands in check.
     OpponentInCheck(Player),
 }
@@ -130,8 +141,7 @@ pub struct HexShogiPosition {
 impl HexShogiPosition {
     /// The start position of the game the rules name.
     pub fn start(rules: HexShogiRules) -> HexShogiPosition {
-        HexShogiPosition::from_setup(HexShogiSetup::start(rules.variant), rules)
-            .expect("the start array is a valid position")
+        HexShogiPosition::from_setup(HexShogiSetup::start(rules.variant), rules).expect("the start array is a valid position")
     }
 
     /// Validates a setup for the game the rules name. A setup in which the game is already
@@ -143,7 +153,11 @@ impl HexShogiPosition {
 
     /// Validates a setup; a finished game (`finished`) may show its winner holding all three
     /// kings, or its loser in check.
-    pub(super) fn validate(setup: HexShogiSetup, rules: HexShogiRules, finished: bool) -> Result<HexShogiPosition, PositionError> {
+    pub(super) fn validate(
+        setup: HexShogiSetup,
+        rules: HexShogiRules,
+        finished: bool,
+    ) -> Result<HexShogiPosition, PositionError> {
         let tables = HexShogiTables::get(rules.variant);
         let three = rules.variant.is_three_player();
         let mut pos = HexShogiPosition {

@@ -54,8 +54,7 @@ pub struct HexShogiRules {
 }
 
 impl HexShogiRules {
-    pub const KEYS: [&'static str; 3] =
-        ["no_capture_limit_plies", "pawn_drop_no_pawn_support", "pawn_drop_may_not_attack_king"];
+    pub const KEYS: [&'static str; 3] = ["no_capture_limit_plies", "pawn_drop_no_pawn_support", "pawn_drop_may_not_attack_king"];
 
     /// The defaults of `variant` (RULES.md §2.6, §2.7, §5 #20–21).
     pub const fn new(variant: HexVariant) -> HexShogiRules {
@@ -85,9 +84,7 @@ impl HexShogiRules {
             "no_capture_limit_plies" => self.no_capture_limit_plies = parse_number(key, value)?,
             "pawn_drop_no_pawn_support" => self.pawn_drop_no_pawn_support = parse_bool(key, value)?,
             "pawn_drop_may_not_attack_king" => self.pawn_drop_may_not_attack_king = parse_bool(key, value)?,
-            _ => {
-                return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() })
-            }
+            _ => return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() }),
         }
         Ok(())
     }

@@ -29,11 +29,7 @@ pub fn piece_of(code: Code) -> Option<Piece> {
         return None;
     }
     let v = (code - 1) as usize;
-    Some(Piece {
-        player: Player::from_index(v / 16)?,
-        role: Role::from_index(v % 16 / 2)?,
-        promoted: v % 2 == 1,
-    })
+    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
 }
 
 /// How a kind of piece moves, in its owner's hours: single steps, unlimited ranges, and
@@ -62,18 +58,18 @@ const KNIGHT_LEAPS: &[[u8; 2]] = &[[11, 10], [11, 0], [1, 0], [1, 2]];
 const fn move_set(kind: usize) -> MoveSet {
     let none: &[u8] = &[];
     let (steps, ranges, leaps): (&'static [u8], &'static [u8], &'static [[u8; 2]]) = match kind {
-        0 => (ALL_HOURS, none, &[]),         // king
-        2 => (none, ORTHOGONALS, &[]),       // rook
-        3 => (DIAGONALS, ORTHOGONALS, &[]),  // dragon king: rook + diagonal steps
-        4 => (none, DIAGONALS, &[]),         // bishop
-        5 => (ORTHOGONALS, DIAGONALS, &[]),  // dragon horse: bishop + orthogonal steps
-        6 => (GOLD_STEPS, none, &[]),        // gold
-        8 => (SILVER_STEPS, none, &[]),      // silver
-        10 => (none, none, KNIGHT_LEAPS),    // knight
-        12 => (none, &[11, 1], &[]),         // lance
-        14 => (&[11, 1], none, &[]),         // pawn
+        0 => (ALL_HOURS, none, &[]),                 // king
+        2 => (none, ORTHOGONALS, &[]),               // rook
+        3 => (DIAGONALS, ORTHOGONALS, &[]),          // dragon king: rook + diagonal steps
+        4 => (none, DIAGONALS, &[]),                 // bishop
+        5 => (ORTHOGONALS, DIAGONALS, &[]),          // dragon horse: bishop + orthogonal steps
+        6 => (GOLD_STEPS, none, &[]),                // gold
+        8 => (SILVER_STEPS, none, &[]),              // silver
+        10 => (none, none, KNIGHT_LEAPS),            // knight
+        12 => (none, &[11, 1], &[]),                 // lance
+        14 => (&[11, 1], none, &[]),                 // pawn
         9 | 11 | 13 | 15 => (GOLD_STEPS, none, &[]), // promoted silver, knight, lance, pawn
-        _ => (none, none, &[]),              // promoted king or gold: never exists
+        _ => (none, none, &[]),                      // promoted king or gold: never exists
     };
     MoveSet { steps, ranges, leaps }
 }
@@ -89,14 +85,46 @@ const HEXSHOGI91_START: [(Player, Role, &str); 40] = {
     use Player::{First as B, Second as W};
     use Role::*;
     [
-        (B, Lance, "6k"), (B, Knight, "5k"), (B, Gold, "4k"), (B, Gold, "3k"), (B, Knight, "2k"), (B, Lance, "1k"),
-        (B, Rook, "6j"), (B, Silver, "5j"), (B, King, "4j"), (B, Silver, "3j"), (B, Bishop, "2j"),
-        (B, Pawn, "1h"), (B, Pawn, "2h"), (B, Pawn, "3h"), (B, Pawn, "4h"), (B, Pawn, "5h"),
-        (B, Pawn, "6h"), (B, Pawn, "7h"), (B, Pawn, "8h"), (B, Pawn, "9h"),
-        (W, Lance, "11a"), (W, Knight, "10a"), (W, Gold, "9a"), (W, Gold, "8a"), (W, Knight, "7a"), (W, Lance, "6a"),
-        (W, Rook, "10b"), (W, Silver, "9b"), (W, King, "8b"), (W, Silver, "7b"), (W, Bishop, "6b"),
-        (W, Pawn, "3d"), (W, Pawn, "4d"), (W, Pawn, "5d"), (W, Pawn, "6d"), (W, Pawn, "7d"),
-        (W, Pawn, "8d"), (W, Pawn, "9d"), (W, Pawn, "10d"), (W, Pawn, "11d"),
+        (B, Lance, "6k"),
+        (B, Knight, "5k"),
+        (B, Gold, "4k"),
+        (B, Gold, "3k"),
+        (B, Knight, "2k"),
+        (B, Lance, "1k"),
+        (B, Rook, "6j"),
+        (B, Silver, "5j"),
+        (B, King, "4j"),
+        (B, Silver, "3j"),
+        (B, Bishop, "2j"),
+        (B, Pawn, "1h"),
+        (B, Pawn, "2h"),
+        (B, Pawn, "3h"),
+        (B, Pawn, "4h"),
+        (B, Pawn, "5h"),
+        (B, Pawn, "6h"),
+        (B, Pawn, "7h"),
+        (B, Pawn, "8h"),
+        (B, Pawn, "9h"),
+        (W, Lance, "11a"),
+        (W, Knight, "10a"),
+        (W, Gold, "9a"),
+        (W, Gold, "8a"),
+        (W, Knight, "7a"),
+        (W, Lance, "6a"),
+        (W, Rook, "10b"),
+        (W, Silver, "9b"),
+        (W, King, "8b"),
+        (W, Silver, "7b"),
+        (W, Bishop, "6b"),
+        (W, Pawn, "3d"),
+        (W, Pawn, "4d"),
+        (W, Pawn, "5d"),
+        (W, Pawn, "6d"),
+        (W, Pawn, "7d"),
+        (W, Pawn, "8d"),
+        (W, Pawn, "9d"),
+        (W, Pawn, "10d"),
+        (W, Pawn, "11d"),
     ]
 };
 
@@ -107,9 +135,24 @@ const HEXSHOGI91_START: [(Player, Role, &str); 40] = {
 pub const TPHS91_START_OWN_FRAME: [(Role, &str); 18] = {
     use Role::*;
     [
-        (Knight, "1k"), (Lance, "2k"), (Gold, "3k"), (Gold, "4k"), (Lance, "5k"), (Knight, "6k"),
-        (Bishop, "2j"), (Silver, "3j"), (King, "4j"), (Silver, "5j"), (Rook, "6j"),
-        (Pawn, "2i"), (Pawn, "3i"), (Pawn, "4i"), (Pawn, "5i"), (Pawn, "6i"), (Pawn, "7i"), (Pawn, "8i"),
+        (Knight, "1k"),
+        (Lance, "2k"),
+        (Gold, "3k"),
+        (Gold, "4k"),
+        (Lance, "5k"),
+        (Knight, "6k"),
+        (Bishop, "2j"),
+        (Silver, "3j"),
+        (King, "4j"),
+        (Silver, "5j"),
+        (Rook, "6j"),
+        (Pawn, "2i"),
+        (Pawn, "3i"),
+        (Pawn, "4i"),
+        (Pawn, "5i"),
+        (Pawn, "6i"),
+        (Pawn, "7i"),
+        (Pawn, "8i"),
     ]
 };
 
@@ -333,7 +376,10 @@ mod tests {
             v.sort();
             v
         };
-        assert_eq!(army(Player::Second), expected("N11a L11b G11c G11d L11e N11f R10b S10c K10d S10e B10f P9a P9b P9c P9d P9e P9f P9g"));
+        assert_eq!(
+            army(Player::Second),
+            expected("N11a L11b G11c G11d L11e N11f R10b S10c K10d S10e B10f P9a P9b P9c P9d P9e P9f P9g")
+        );
         assert_eq!(army(Player::Third), expected("N6a L5b G4c G3d L2e N1f B6b S5c K4d S3e R2f P7b P6c P5d P4e P3f P2g P1h"));
         assert_eq!(t.start.len(), 54);
         assert_eq!(t.army, [1, 1, 1, 2, 2, 2, 2, 7]);

@@ -85,7 +85,8 @@ impl HexShogiPosition {
             .collect();
         let hands: Vec<String> =
             self.seats().iter().map(|&p| format!("{}:{}", seat_letter(p), hand_text(self.hand(p)))).collect();
-        let mut state = format!("ply={};nocapture={};passes={}", self.plies(), self.plies_without_capture(), self.passes_in_a_row());
+        let mut state =
+            format!("ply={};nocapture={};passes={}", self.plies(), self.plies_without_capture(), self.passes_in_a_row());
         match self.outcome() {
             Some(Outcome::Win { winner, reason }) => {
                 state.push_str(&format!(";end=win:{}:{}", seat_letter(winner), reason.name()))
@@ -96,13 +97,7 @@ impl HexShogiPosition {
             }
             None => {}
         }
-        format!(
-            "{} {} {} {} {state}",
-            self.variant().name(),
-            board.join("/"),
-            seat_letter(self.to_move()),
-            hands.join("/")
-        )
+        format!("{} {} {} {} {state}", self.variant().name(), board.join("/"), seat_letter(self.to_move()), hands.join("/"))
     }
 
     pub fn from_text(text: &str, rules: HexShogiRules) -> Result<HexShogiPosition, ParsePositionError> {
@@ -133,7 +128,11 @@ impl HexShogiPosition {
                 Some(("ply", n)) => setup.plies = number(n)?,
                 Some(("nocapture", n)) => setup.plies_without_capture = number(n)?,
                 Some(("passes", n)) => setup.passes_in_a_row = number(n)?.min(u32::from(u8::MAX)) as u8,
-                Some(("end", end)) => outcome = Some(parse_outcome(end, seats).ok_or_else(|| bad("expected win:<seat>:<reason> or draw:<seats>:<reason>"))?),
+                Some(("end", end)) => {
+                    outcome = Some(
+                        parse_outcome(end, seats).ok_or_else(|| bad("expected win:<seat>:<reason> or draw:<seats>:<reason>"))?,
+                    )
+                }
                 _ => return Err(bad("unknown state item")),
             }
             column += item.chars().count() + 1;
@@ -176,12 +175,8 @@ impl HexShogiPosition {
             HexVariant::HexShogi91 => FORWARD_HEXSHOGI91,
             HexVariant::Tphs91 => FORWARD_TPHS91,
         };
-        let seat_rotation = self
-            .seats()
-            .iter()
-            .map(|&p| i32::from(forward[p]) * 30)
-            .map(|d| if d > 180 { d - 360 } else { d })
-            .collect();
+        let seat_rotation =
+            self.seats().iter().map(|&p| i32::from(forward[p]) * 30).map(|d| if d > 180 { d - 360 } else { d }).collect();
         BoardLayout { cells, marked: Vec::new(), seat_rotation }
     }
 }
@@ -189,10 +184,9 @@ impl HexShogiPosition {
 fn parse_outcome(text: &str, seats: &[Player]) -> Option<Outcome> {
     let parts: Vec<&str> = text.split(':').collect();
     match parts.as_slice() {
-        ["win", seat, reason] if seat.len() == 1 => Some(Outcome::Win {
-            winner: seat_of(seat.chars().next()?, seats)?,
-            reason: WinReason::from_name(reason)?,
-        }),
+        ["win", seat, reason] if seat.len() == 1 => {
+            Some(Outcome::Win { winner: seat_of(seat.chars().next()?, seats)?, reason: WinReason::from_name(reason)? })
+        }
         ["draw", letters, reason] => {
             let mut players = PlayerSet::EMPTY;
             for c in letters.chars() {
@@ -209,7 +203,10 @@ fn parse_board(start: &HexShogiPosition, text: &str, column: usize) -> Result<Ve
     let seats = start.seats();
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != ranks.len() {
-        return Err(ParsePositionError::at(column, format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len())));
+        return Err(ParsePositionError::at(
+            column,
+            format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len()),
+        ));
     }
     let mut pieces = Vec::new();
     let mut col = column;
@@ -225,10 +222,9 @@ fn parse_board(start: &HexShogiPosition, text: &str, column: usize) -> Result<Ve
                 i += digits.len();
                 continue;
             }
-            let player = Some(chars[i])
-                .filter(char::is_ascii_lowercase)
-                .and_then(|c| seat_of(c, seats))
-                .ok_or_else(|| ParsePositionError::at(here, format!("expected a seat letter in lower case or a digit, found `{}`", chars[i])))?;
+            let player = Some(chars[i]).filter(char::is_ascii_lowercase).and_then(|c| seat_of(c, seats)).ok_or_else(|| {
+                ParsePositionError::at(here, format!("expected a seat letter in lower case or a digit, found `{}`", chars[i]))
+            })?;
             i += 1;
             let promoted = chars.get(i) == Some(&'+');
             if promoted {
@@ -239,7 +235,8 @@ fn parse_board(start: &HexShogiPosition, text: &str, column: usize) -> Result<Ve
                 .and_then(|&c| Role::from_letter(c))
                 .ok_or_else(|| ParsePositionError::at(col + i, "expected a piece letter (K R B G S N L P)"))?;
             i += 1;
-            let cell = *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
+            let cell =
+                *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
             pieces.push((cell, Piece { player, role, promoted }));
             file += 1;
         }
@@ -260,8 +257,12 @@ fn parse_hands(text: &str, column: usize, seats: &[Player]) -> Result<ByPlayer<H
     let mut col = column;
     for (group, &expected) in groups.iter().zip(seats) {
         let bad = |what: String| ParsePositionError::at(col, what);
-        let (seat, list) = group.split_once(':').ok_or_else(|| bad(format!("expected `{}:` before a hand", seat_letter(expected))))?;
-        if seat.len() != 1 || seat_of(seat.chars().next().unwrap_or(' '), seats) != Some(expected) || seat != seat.to_ascii_uppercase() {
+        let (seat, list) =
+            group.split_once(':').ok_or_else(|| bad(format!("expected `{}:` before a hand", seat_letter(expected))))?;
+        if seat.len() != 1
+            || seat_of(seat.chars().next().unwrap_or(' '), seats) != Some(expected)
+            || seat != seat.to_ascii_uppercase()
+        {
             return Err(bad(format!("expected the hand of {} here", seat_letter(expected))));
         }
         if list != "-" {
@@ -275,7 +276,8 @@ fn parse_hands(text: &str, column: usize, seats: &[Player]) -> Result<ByPlayer<H
                     digits.parse().ok().filter(|&n: &u8| n <= 27).ok_or_else(|| bad("a count in hand is at most 27".into()))?
                 };
                 i += digits.len();
-                let role = chars.get(i).and_then(|&c| Role::from_letter(c)).ok_or_else(|| bad("expected a piece letter".into()))?;
+                let role =
+                    chars.get(i).and_then(|&c| Role::from_letter(c)).ok_or_else(|| bad("expected a piece letter".into()))?;
                 if hands[expected].count(role) as u32 + count as u32 > 27 {
                     return Err(bad("more than 27 pieces of one kind in a hand".into()));
                 }

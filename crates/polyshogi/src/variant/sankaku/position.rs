@@ -33,11 +33,22 @@ pub enum PositionError {
     NotASeat(Player),
     OffBoard(Cell),
     TwoPiecesOnOneCell(Cell),
-    EmperorCount { player: Player, emperors: usize },
+    EmperorCount {
+        player: Player,
+        emperors: usize,
+    },
     /// More Chariots, Cavalry or Soldiers than an army has.
-    TooManyPieces { player: Player, role: SankakuRole, count: usize },
+    TooManyPieces {
+        player: Player,
+        role: SankakuRole,
+        count: usize,
+    },
     /// More Generals than the army's own plus its promoted Soldiers and Cavalry.
-    TooManyGenerals { player: Player, count: usize, most: usize },
+    TooManyGenerals {
+        player: Player,
+        count: usize,
+        most: usize,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -152,10 +163,7 @@ impl SankakuPosition {
 
     /// The position as an unchecked setup (the inverse of `from_setup`).
     pub fn to_setup(&self) -> SankakuSetup {
-        SankakuSetup {
-            pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
-            to_move: self.to_move,
-        }
+        SankakuSetup { pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(), to_move: self.to_move }
     }
 
     pub fn rules(&self) -> &SankakuRules {

@@ -96,20 +96,25 @@ pub const ARMY: [u8; 5] = [1, 2, 4, 1, 5];
 /// Black's start array (§3.4). White's is its half-turn, which the table of §3.4 confirms.
 const BLACK_START: [(SankakuRole, &str); 13] = [
     (SankakuRole::Emperor, "d1"),
-    (SankakuRole::Chariot, "c1"), (SankakuRole::Chariot, "e1"),
-    (SankakuRole::Cavalry, "b2"), (SankakuRole::Cavalry, "c2"), (SankakuRole::Cavalry, "e2"), (SankakuRole::Cavalry, "f2"),
+    (SankakuRole::Chariot, "c1"),
+    (SankakuRole::Chariot, "e1"),
+    (SankakuRole::Cavalry, "b2"),
+    (SankakuRole::Cavalry, "c2"),
+    (SankakuRole::Cavalry, "e2"),
+    (SankakuRole::Cavalry, "f2"),
     (SankakuRole::General, "d2"),
-    (SankakuRole::Soldier, "b3"), (SankakuRole::Soldier, "c3"), (SankakuRole::Soldier, "d3"),
-    (SankakuRole::Soldier, "e3"), (SankakuRole::Soldier, "f3"),
+    (SankakuRole::Soldier, "b3"),
+    (SankakuRole::Soldier, "c3"),
+    (SankakuRole::Soldier, "d3"),
+    (SankakuRole::Soldier, "e3"),
+    (SankakuRole::Soldier, "f3"),
 ];
 
 /// Both armies at the start: Black's array and its half-turn for White.
 pub fn start_pieces() -> Vec<(Cell, SankakuPiece)> {
     let grid = &*TRI44;
-    let black: Vec<(Cell, SankakuRole)> = BLACK_START
-        .iter()
-        .map(|&(role, name)| (grid.parse(name).expect("start cells are on the board"), role))
-        .collect();
+    let black: Vec<(Cell, SankakuRole)> =
+        BLACK_START.iter().map(|&(role, name)| (grid.parse(name).expect("start cells are on the board"), role)).collect();
     let mut pieces: Vec<(Cell, SankakuPiece)> =
         black.iter().map(|&(cell, role)| (cell, SankakuPiece { player: Player::First, role })).collect();
     pieces.extend(black.iter().map(|&(cell, role)| (grid.half_turn(cell), SankakuPiece { player: Player::Second, role })));

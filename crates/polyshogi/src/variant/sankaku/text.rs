@@ -110,7 +110,10 @@ impl SankakuPosition {
                 let bad = |what: &str| ParsePositionError::at(column, format!("{what} in `{item}`"));
                 match item.split_once('=') {
                     Some(("ply", n)) => plies = n.parse().map_err(|_| bad("expected a ply count"))?,
-                    Some(("end", end)) => outcome = Some(parse_outcome(end).ok_or_else(|| bad("expected win:<B|W>:<reason> or draw:<BW>:<reason>"))?),
+                    Some(("end", end)) => {
+                        outcome =
+                            Some(parse_outcome(end).ok_or_else(|| bad("expected win:<B|W>:<reason> or draw:<BW>:<reason>"))?)
+                    }
                     _ => return Err(bad("unknown state item")),
                 }
                 column += item.chars().count() + 1;
@@ -145,10 +148,9 @@ impl SankakuPosition {
 fn parse_outcome(text: &str) -> Option<Outcome> {
     let parts: Vec<&str> = text.split(':').collect();
     match parts.as_slice() {
-        ["win", seat, reason] if seat.len() == 1 => Some(Outcome::Win {
-            winner: seat_of(seat.chars().next()?)?,
-            reason: WinReason::from_name(reason)?,
-        }),
+        ["win", seat, reason] if seat.len() == 1 => {
+            Some(Outcome::Win { winner: seat_of(seat.chars().next()?)?, reason: WinReason::from_name(reason)? })
+        }
         ["draw", seats, reason] => {
             let mut players = PlayerSet::EMPTY;
             for c in seats.chars() {
@@ -164,7 +166,10 @@ fn parse_board(start: &SankakuPosition, text: &str, column: usize) -> Result<Vec
     let ranks = ranks(start);
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != ranks.len() {
-        return Err(ParsePositionError::at(column, format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len())));
+        return Err(ParsePositionError::at(
+            column,
+            format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len()),
+        ));
     }
     let mut pieces = Vec::new();
     let mut col = column;
@@ -179,10 +184,15 @@ fn parse_board(start: &SankakuPosition, text: &str, column: usize) -> Result<Vec
                 i += 1;
                 continue;
             }
-            let role = SankakuRole::from_letter(chars[i].to_ascii_uppercase())
-                .ok_or_else(|| ParsePositionError::at(here, format!("expected a piece letter (E C H G S, lower case for White) or a digit, found `{}`", chars[i])))?;
+            let role = SankakuRole::from_letter(chars[i].to_ascii_uppercase()).ok_or_else(|| {
+                ParsePositionError::at(
+                    here,
+                    format!("expected a piece letter (E C H G S, lower case for White) or a digit, found `{}`", chars[i]),
+                )
+            })?;
             let player = if chars[i].is_ascii_uppercase() { Player::First } else { Player::Second };
-            let cell = *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
+            let cell =
+                *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
             pieces.push((cell, SankakuPiece { player, role }));
             file += 1;
             i += 1;

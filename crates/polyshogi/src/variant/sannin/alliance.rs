@@ -130,9 +130,10 @@ impl SanninPosition {
             return true;
         }
         self.rules.detect_mate_threat
-            && mover.others3().into_iter().any(|p| {
-                self.active.contains(p) && self.threats(p, mover).mate && !after.threats(p, mover).mate
-            })
+            && mover
+                .others3()
+                .into_iter()
+                .any(|p| self.active.contains(p) && self.threats(p, mover).mate && !after.threats(p, mover).mate)
     }
 
     /// The threats `mover`'s action created against each other player.

@@ -11,12 +11,12 @@ mod rules;
 mod tables;
 mod text;
 
-pub use alliance::{LastAction, Threats};
 pub use crate::rules::IllegalMove;
+pub use alliance::{LastAction, Threats};
 pub use position::{PositionError, SanninPosition, SanninSetup};
 pub use rules::{
-    AlliedPromotion, Compulsory, DeadCellRule, Illumination, MateEvaluation, PreGameAlliance,
-    Repetition, SanninRules, Stalemate, TurnAfterMate,
+    AlliedPromotion, Compulsory, DeadCellRule, Illumination, MateEvaluation, PreGameAlliance, Repetition, SanninRules, Stalemate,
+    TurnAfterMate,
 };
 pub use tables::{SanninTables, FORWARD};
 

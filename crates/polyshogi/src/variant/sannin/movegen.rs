@@ -134,8 +134,7 @@ impl SanninPosition {
         if checked.is_empty() {
             return false;
         }
-        self.detect_alliance(&after, m, mover)
-            .is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
+        self.detect_alliance(&after, m, mover).is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
     }
 
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
@@ -394,8 +393,7 @@ impl SanninPosition {
             Move::Normal { from, to, promote } => {
                 let occupied = self.occupied.without(from).with(to);
                 let code = self.board[from.usize()] + promote as u8;
-                self.piece_attacks(code as usize, to, target, occupied)
-                    || self.is_attacked(target, own.without(from), occupied)
+                self.piece_attacks(code as usize, to, target, occupied) || self.is_attacked(target, own.without(from), occupied)
             }
             Move::Drop { role, to } => {
                 let code = code_of(Piece { player: mover, role, promoted: false }) as usize;

@@ -185,11 +185,7 @@ impl SanninPosition {
     /// The first player (in turn order after the victim) whose piece attacks his king.
     fn checking_player(&self, victim: Player) -> Player {
         let king = self.kings[victim].expect("a checked player has a king");
-        victim
-            .others3()
-            .into_iter()
-            .find(|&p| self.is_attacked(king, self.by_player[p], self.occupied))
-            .unwrap_or(victim.next3())
+        victim.others3().into_iter().find(|&p| self.is_attacked(king, self.by_player[p], self.occupied)).unwrap_or(victim.next3())
     }
 
     /// Takes a mated or stalemated player out of the game, with the alliance consequences of

@@ -67,15 +67,24 @@ impl SanninSetup {
 /// Why a setup is not a playable position.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PositionError {
-    KingCount { player: Player, kings: usize },
+    KingCount {
+        player: Player,
+        kings: usize,
+    },
     EliminatedPlayerHasPieces(Player),
     ToMoveEliminated(Player),
     TwoPiecesOnOneCell(Cell),
     KingInHand(Player),
-    PromotedForbidden { cell: Cell, role: Role },
+    PromotedForbidden {
+        cell: Cell,
+        role: Role,
+    },
     /// An unpromoted pawn or lance stands where it can never move, which the rules forbid.
     DeadPiece(Cell),
-    TooManyPieces { role: Role, count: u32 },
+    TooManyPieces {
+        role: Role,
+        count: u32,
+    },
     Alliance(&'static str),
     FewerThanTwoPlayers,
 }
@@ -145,8 +154,7 @@ pub struct SanninPosition {
 impl SanninPosition {
     /// The start position under `rules`.
     pub fn start(rules: SanninRules) -> SanninPosition {
-        SanninPosition::from_setup(SanninSetup::start(&rules), rules)
-            .expect("the start array is a valid position")
+        SanninPosition::from_setup(SanninSetup::start(&rules), rules).expect("the start array is a valid position")
     }
 
     /// Validates a setup.

@@ -92,11 +92,23 @@ impl Default for SanninRules {
 
 impl SanninRules {
     pub const KEYS: [&'static str; 18] = [
-        "alliance", "compulsory", "detect_mate_threat", "illumination", "dead_cell_rule",
-        "forbid_pawn_drop_mate", "castle_may_capture", "king_zone_promotion",
-        "promoted_rook_keeps_rear_diagonal", "allied_promotion",
-        "promotion_returns_after_dissolution", "garden_returns_after_dissolution",
-        "mate_evaluation", "turn_after_mate", "forbid_exposing_ally", "stalemate", "repetition",
+        "alliance",
+        "compulsory",
+        "detect_mate_threat",
+        "illumination",
+        "dead_cell_rule",
+        "forbid_pawn_drop_mate",
+        "castle_may_capture",
+        "king_zone_promotion",
+        "promoted_rook_keeps_rear_diagonal",
+        "allied_promotion",
+        "promotion_returns_after_dissolution",
+        "garden_returns_after_dissolution",
+        "mate_evaluation",
+        "turn_after_mate",
+        "forbid_exposing_ally",
+        "stalemate",
+        "repetition",
         "max_plies",
     ];
 
@@ -112,28 +124,17 @@ impl SanninRules {
             "forbid_pawn_drop_mate" => self.forbid_pawn_drop_mate = parse_bool(key, value)?,
             "castle_may_capture" => self.castle_may_capture = parse_bool(key, value)?,
             "king_zone_promotion" => self.king_zone_promotion = parse_bool(key, value)?,
-            "promoted_rook_keeps_rear_diagonal" => {
-                self.promoted_rook_keeps_rear_diagonal = parse_bool(key, value)?
-            }
+            "promoted_rook_keeps_rear_diagonal" => self.promoted_rook_keeps_rear_diagonal = parse_bool(key, value)?,
             "allied_promotion" => self.allied_promotion = AlliedPromotion::parse(key, value)?,
-            "promotion_returns_after_dissolution" => {
-                self.promotion_returns_after_dissolution = parse_bool(key, value)?
-            }
-            "garden_returns_after_dissolution" => {
-                self.garden_returns_after_dissolution = parse_bool(key, value)?
-            }
+            "promotion_returns_after_dissolution" => self.promotion_returns_after_dissolution = parse_bool(key, value)?,
+            "garden_returns_after_dissolution" => self.garden_returns_after_dissolution = parse_bool(key, value)?,
             "mate_evaluation" => self.mate_evaluation = MateEvaluation::parse(key, value)?,
             "turn_after_mate" => self.turn_after_mate = TurnAfterMate::parse(key, value)?,
             "forbid_exposing_ally" => self.forbid_exposing_ally = parse_bool(key, value)?,
             "stalemate" => self.stalemate = Stalemate::parse(key, value)?,
             "repetition" => self.repetition = Repetition::parse(key, value)?,
             "max_plies" => self.max_plies = parse_number(key, value)?,
-            _ => {
-                return Err(RuleOptionError::UnknownKey {
-                    key: key.to_string(),
-                    known: Self::KEYS.to_vec(),
-                })
-            }
+            _ => return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() }),
         }
         Ok(())
     }
@@ -177,8 +178,9 @@ mod tests {
     #[test]
     fn every_option_round_trips_through_its_text() {
         let mut rules = SanninRules::default();
-        for option in ["alliance=ML", "compulsory=off", "illumination=all", "stalemate=draw",
-            "castle_may_capture=false", "max_plies=500"] {
+        for option in
+            ["alliance=ML", "compulsory=off", "illumination=all", "stalemate=draw", "castle_may_capture=false", "max_plies=500"]
+        {
             rules.set(option).unwrap();
         }
         let mut reparsed = SanninRules::default();

@@ -24,11 +24,7 @@ pub fn piece_of(code: Code) -> Option<Piece> {
         return None;
     }
     let v = (code - 1) as usize;
-    Some(Piece {
-        player: Player::from_index(v / 16)?,
-        role: Role::from_index(v % 16 / 2)?,
-        promoted: v % 2 == 1,
-    })
+    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
 }
 
 pub const CODES: usize = 1 + 3 * 16;
@@ -78,11 +74,23 @@ pub const fn can_ever_promote(role: Role) -> bool {
 
 /// Middle's start array in its own frame (§1.4); the others are its 120° rotations.
 const MIDDLE_START: [(Role, &str); 18] = [
-    (Role::Lance, "13m"), (Role::Silver, "12m"), (Role::Gold, "11m"), (Role::King, "10m"),
-    (Role::Gold, "9m"), (Role::Silver, "8m"), (Role::Lance, "7m"),
-    (Role::Bishop, "12l"), (Role::Rook, "7l"),
-    (Role::Pawn, "13k"), (Role::Pawn, "12k"), (Role::Pawn, "11k"), (Role::Pawn, "10k"),
-    (Role::Knight, "9k"), (Role::Pawn, "8k"), (Role::Pawn, "7k"), (Role::Pawn, "6k"),
+    (Role::Lance, "13m"),
+    (Role::Silver, "12m"),
+    (Role::Gold, "11m"),
+    (Role::King, "10m"),
+    (Role::Gold, "9m"),
+    (Role::Silver, "8m"),
+    (Role::Lance, "7m"),
+    (Role::Bishop, "12l"),
+    (Role::Rook, "7l"),
+    (Role::Pawn, "13k"),
+    (Role::Pawn, "12k"),
+    (Role::Pawn, "11k"),
+    (Role::Pawn, "10k"),
+    (Role::Knight, "9k"),
+    (Role::Pawn, "8k"),
+    (Role::Pawn, "7k"),
+    (Role::Pawn, "6k"),
     (Role::Pawn, "5k"),
 ];
 
@@ -139,8 +147,7 @@ impl SanninTables {
                     near_hours[code].insert(hour);
                 }
                 for cell in grid.cells() {
-                    step_targets[code][cell.usize()] =
-                        step_hours[code].iter().filter_map(|h| grid.step(cell, h)).collect();
+                    step_targets[code][cell.usize()] = step_hours[code].iter().filter_map(|h| grid.step(cell, h)).collect();
                 }
             }
         }
@@ -152,9 +159,8 @@ impl SanninTables {
         });
         let dead_cells = ByPlayer::new(|p| grid.band(Hour::new(FORWARD[p]), 1));
 
-        let middle_start = MIDDLE_START.map(|(role, name)| {
-            (role, HexNaming::Sannin.parse(grid, name).expect("start cells are on the board"))
-        });
+        let middle_start =
+            MIDDLE_START.map(|(role, name)| (role, HexNaming::Sannin.parse(grid, name).expect("start cells are on the board")));
         let mut start = Vec::new();
         for player in Player::ALL {
             for &(role, middle_cell) in &middle_start {
@@ -199,12 +205,8 @@ mod tests {
     fn start_array_matches_the_full_table_of_rules_1_4() {
         let t = SanninTables::get(false);
         let find = |player: Player, role: Role| -> Vec<String> {
-            let mut v: Vec<String> = t
-                .start
-                .iter()
-                .filter(|(_, p)| p.player == player && p.role == role)
-                .map(|&(c, _)| name(c))
-                .collect();
+            let mut v: Vec<String> =
+                t.start.iter().filter(|(_, p)| p.player == player && p.role == role).map(|&(c, _)| name(c)).collect();
             v.sort();
             v
         };

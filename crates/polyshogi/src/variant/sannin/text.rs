@@ -9,8 +9,8 @@ use super::position::{SanninPosition, SanninSetup};
 use super::rules::SanninRules;
 use crate::cellset::CellSet;
 use crate::geometry::Cell;
-use crate::mv::Move;
 use crate::layout::{BoardLayout, CellLayout, CellShape};
+use crate::mv::Move;
 use crate::notation::diagram::diagram;
 use crate::notation::position_error::{Fields, ParsePositionError};
 use crate::outcome::{AllianceCause, AllianceFormation, DrawReason, Outcome, WinReason};
@@ -105,7 +105,8 @@ impl SanninPosition {
                 text
             })
             .collect();
-        let hands: Vec<String> = Player::ALL.iter().map(|&p| format!("{}:{}", seat_letter(p), hand_text(&self.hands[p]))).collect();
+        let hands: Vec<String> =
+            Player::ALL.iter().map(|&p| format!("{}:{}", seat_letter(p), hand_text(&self.hands[p]))).collect();
         let flag_seats = |flags: ByPlayer<bool>| {
             let mut set = PlayerSet::EMPTY;
             for p in Player::ALL.into_iter().filter(|&p| flags[p]) {
@@ -262,7 +263,8 @@ fn parse_eliminations(text: &str, column: usize) -> Result<Vec<(Player, u32)>, P
     }
     let mut out: Vec<(Player, u32)> = Vec::new();
     for item in text.split(',') {
-        let (seat, ply) = item.split_once('@').ok_or_else(|| ParsePositionError::at(column, "expected <seat>@<ply>, like L@12"))?;
+        let (seat, ply) =
+            item.split_once('@').ok_or_else(|| ParsePositionError::at(column, "expected <seat>@<ply>, like L@12"))?;
         let ply = ply.parse().map_err(|_| ParsePositionError::at(column, format!("bad ply in `{item}`")))?;
         let player = single_seat(seat, column)?;
         if out.iter().any(|&(p, _)| p == player) {
@@ -281,14 +283,12 @@ fn parse_outcome(text: &str, column: usize) -> Result<Outcome, ParsePositionErro
     let bad = || ParsePositionError::at(column, format!("expected win:<seat>:<reason> or draw:<seats>:<reason>, found `{text}`"));
     let parts: Vec<&str> = text.split(':').collect();
     match parts.as_slice() {
-        ["win", seat, reason] => Ok(Outcome::Win {
-            winner: single_seat(seat, column)?,
-            reason: WinReason::from_name(reason).ok_or_else(bad)?,
-        }),
-        ["draw", seats, reason] => Ok(Outcome::Draw {
-            players: seat_set(seats, column)?,
-            reason: DrawReason::from_name(reason).ok_or_else(bad)?,
-        }),
+        ["win", seat, reason] => {
+            Ok(Outcome::Win { winner: single_seat(seat, column)?, reason: WinReason::from_name(reason).ok_or_else(bad)? })
+        }
+        ["draw", seats, reason] => {
+            Ok(Outcome::Draw { players: seat_set(seats, column)?, reason: DrawReason::from_name(reason).ok_or_else(bad)? })
+        }
         _ => Err(bad()),
     }
 }
@@ -305,7 +305,8 @@ impl SanninPosition {
                 CellLayout { cell, name: self.cell_name(cell), shape: CellShape::Hexagon, x, y }
             })
             .collect();
-        let seat_rotation = Player::ALL.iter().map(|&p| i32::from(super::FORWARD[p]) * 30).map(|d| if d > 180 { d - 360 } else { d }).collect();
+        let seat_rotation =
+            Player::ALL.iter().map(|&p| i32::from(super::FORWARD[p]) * 30).map(|d| if d > 180 { d - 360 } else { d }).collect();
         BoardLayout { cells, marked: vec![self.tables().garden], seat_rotation }
     }
 
@@ -363,7 +364,10 @@ fn parse_board(start: &SanninPosition, text: &str, column: usize) -> Result<Vec<
     let ranks = ranks(start);
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != ranks.len() {
-        return Err(ParsePositionError::at(column, format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len())));
+        return Err(ParsePositionError::at(
+            column,
+            format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len()),
+        ));
     }
     let mut pieces = Vec::new();
     let mut col = column;
@@ -392,9 +396,8 @@ fn parse_board(start: &SanninPosition, text: &str, column: usize) -> Result<Vec<
                 .and_then(|&c| Role::from_letter(c))
                 .ok_or_else(|| ParsePositionError::at(col + i, "expected a piece letter (K R B G S N L P)"))?;
             i += 1;
-            let cell = *cells
-                .get(file)
-                .ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
+            let cell =
+                *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
             pieces.push((cell, Piece { player, role, promoted }));
             file += 1;
         }
