@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::Rules;
 
 use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
-use super::{utilities, Evaluate, HexWeights, Values, Weights};
+use super::{material, utilities, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
@@ -47,17 +47,8 @@ impl Evaluate for HexShogiPosition {
         let mut raw = [0; 3];
         for p in active.iter() {
             let own = self.pieces_of(p);
-            let mut score = 0;
-            for cell in own {
-                score += piece_value(self.piece_at(cell).expect("occupied"), w);
-            }
-            let hand = self.hand(p);
-            for role in Role::DROPPABLE {
-                let count = hand.count(role) as i32;
-                if count > 0 {
-                    score += count * piece_value(Piece { player: p, role, promoted: false }, w) * w.hand_pct / 100;
-                }
-            }
+            let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
+            let mut score = material(p, on_board, self.hand(p), |piece| piece_value(piece, w), w.hand_pct);
             for king in own & self.kings() {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
             }

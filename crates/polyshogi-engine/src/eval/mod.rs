@@ -17,6 +17,7 @@ use arrayvec::ArrayVec;
 use polyshogi::geometry::Cell;
 use polyshogi::mv::Move;
 use polyshogi::outcome::Outcome;
+use polyshogi::piece::{Hand, Piece, Role};
 use polyshogi::player::{Player, PlayerSet};
 use polyshogi::Rules;
 
@@ -78,6 +79,23 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     fn search_key(&self) -> u64 {
         self.repetition_key()
     }
+}
+
+/// One seat's material: its pieces on the board, and its hand at `hand_pct` percent of their
+/// value on the board.
+pub fn material(
+    player: Player,
+    on_board: impl Iterator<Item = Piece>,
+    hand: &Hand,
+    value: impl Fn(Piece) -> i32,
+    hand_pct: i32,
+) -> i32 {
+    let board: i32 = on_board.map(&value).sum();
+    let in_hand: i32 = Role::DROPPABLE
+        .into_iter()
+        .map(|role| hand.count(role) as i32 * value(Piece { player, role, promoted: false }) * hand_pct / 100)
+        .sum();
+    board + in_hand
 }
 
 /// Whether `a` and `b` play on one side: the same seat, or allies.

@@ -9,7 +9,7 @@ use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
-use super::{utilities, Evaluate, SanninWeights, Values, Weights};
+use super::{material, utilities, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
@@ -54,17 +54,8 @@ impl Evaluate for SanninPosition {
         let mut raw = [0; 3];
         for p in active.iter() {
             let own = self.pieces_of(p);
-            let mut score = 0;
-            for cell in own {
-                score += piece_value(self.piece_at(cell).expect("occupied"), w);
-            }
-            let hand = self.hand(p);
-            for role in Role::DROPPABLE {
-                let count = hand.count(role) as i32;
-                if count > 0 {
-                    score += count * piece_value(Piece { player: p, role, promoted: false }, w) * w.hand_pct / 100;
-                }
-            }
+            let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
+            let mut score = material(p, on_board, self.hand(p), |piece| piece_value(piece, w), w.hand_pct);
             if let Some(king) = self.king(p) {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
                 if self.in_check(p) {
