@@ -220,6 +220,17 @@ impl Client {
     }
 }
 
+/// Reads states until it is `seat`'s turn again after the first `played` moves, or `seat` is
+/// out, or the game is over. How many moves that takes is not fixed: a mate takes the mated seat out of the turn
+/// order and gives the mating seat the next move, and even random bots sometimes mate.
+pub async fn until_turn_after(client: &mut Client, seat: &str, played: usize) -> Value {
+    client
+        .until_state(&format!("{seat}'s turn after move {played}"), |s| {
+            (moves(s).len() > played && s["to_move"] == seat) || seat_entry(s, seat)["active"] == false || !s["outcome"].is_null()
+        })
+        .await
+}
+
 /// Plays one of the seat's legal moves and returns its text. It picks (by `pick`) among the
 /// quiet pawn steps when there are any, so that the test player does not throw his game away
 /// to the bots before the test is done with it.
