@@ -220,7 +220,7 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
     let rule_keys = "alliance, compulsory, detect_mate_threat, illumination, dead_cell_rule, forbid_pawn_drop_mate, \
                      castle_may_capture, king_zone_promotion, promoted_rook_keeps_rear_diagonal, allied_promotion, \
                      promotion_returns_after_dissolution, garden_returns_after_dissolution, mate_evaluation, \
-                     turn_after_mate, forbid_exposing_ally, stalemate, repetition, max_plies";
+                     turn_after_mate, forbid_exposing_ally, must_parry_mate_threat, stalemate, repetition, max_plies";
     let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
     let engines: Vec<&str> = EngineKind::ALL.iter().map(|e| e.name()).collect();
     let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();

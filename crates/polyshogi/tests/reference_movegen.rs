@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use polyshogi::geometry::{Cell, HexNaming, Hour, HEX127};
 use polyshogi::perft::perft;
 use polyshogi::variant::sannin::{Compulsory, SanninGame, SanninPosition, SanninRules, SanninSetup};
-use polyshogi::{ByPlayer, Hand, HourSet, Move, MoveList, Piece, Player, PlayerSet, Role};
+use polyshogi::{ByPlayer, Event, Hand, HourSet, Move, MoveList, Piece, Player, PlayerSet, Role};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -1201,6 +1201,89 @@ fn stalemated_player_passes_exactly_when_the_reference_says_so() {
         }
         panic!("{} positions where the fast generator and the reference disagree", tally.mismatches.len());
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `must_parry_mate_threat`, against its definition played out through the public API
+// ---------------------------------------------------------------------------------------------
+
+/// Whether another player, were it his turn (the setup's player to move changed), has a legal
+/// action whose play reports `victim` checkmated. Every action is played in full.
+fn mate_playable_against(pos: &SanninPosition, victim: Player) -> bool {
+    let rules = SanninRules { must_parry_mate_threat: false, ..*pos.rules() };
+    let mut actions = MoveList::new();
+    for threatener in Player::ALL.into_iter().filter(|&p| p != victim && pos.active_players().contains(p)) {
+        let mut setup = pos.to_setup();
+        setup.to_move = threatener;
+        let turned = SanninPosition::from_setup(setup, rules).unwrap_or_else(|e| panic!("{e}\n{}", describe(pos)));
+        turned.legal_moves(&mut actions);
+        for &action in &actions {
+            let events = turned.clone().play_unchecked(action);
+            if events.iter().any(|e| matches!(e, Event::Checkmated { player, .. } if *player == victim)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The legal actions under `must_parry_mate_threat` by its definition: those of the rules
+/// without it, narrowed, when the mover is threatened, to the ones after which no mate is
+/// playable against him (all of them when none is).
+fn parrying_actions_by_definition(pos: &SanninPosition) -> HashSet<Move> {
+    let without = SanninRules { must_parry_mate_threat: false, ..*pos.rules() };
+    let every = legal_set(&SanninPosition::from_setup(pos.to_setup(), without).expect("valid"));
+    let mover = pos.to_move();
+    if !mate_playable_against(pos, mover) {
+        return every;
+    }
+    let parries: HashSet<Move> = every
+        .iter()
+        .copied()
+        .filter(|&action| {
+            let mut after = pos.clone();
+            after.play_unchecked(action);
+            after.outcome().is_some() || !mate_playable_against(&after, mover)
+        })
+        .collect();
+    if parries.is_empty() {
+        every
+    } else {
+        parries
+    }
+}
+
+#[test]
+fn must_parry_mate_threat_keeps_the_actions_its_definition_keeps() {
+    let mut rng = Rng::new(0x9a22_7e11);
+    let (mut checked, mut threatened, mut narrowed) = (0, 0, 0);
+    // Compulsory alliances stay off (`base_rules`): the definition rebuilds positions from
+    // their setups, which forget the previous action that the alliance detector reads. The
+    // hand-built cases in tests/sannin_rules.rs run under `compulsory=auto`.
+    for options in [vec!["must_parry_mate_threat=true"], vec!["must_parry_mate_threat=true", "alliance=ML"]] {
+        let rules = rules_with(&options);
+        for _ in 0..4 {
+            playout(SanninPosition::start(rules), 40 + rng.below(120), &mut rng, |pos| {
+                let expected = parrying_actions_by_definition(pos);
+                let actual = legal_set(pos);
+                assert!(
+                    actual == expected,
+                    "{}only the generator: {:?}\nonly the definition: {:?}",
+                    describe(pos),
+                    actual.difference(&expected).collect::<Vec<_>>(),
+                    expected.difference(&actual).collect::<Vec<_>>(),
+                );
+                checked += 1;
+                if pos.mate_threatened(pos.to_move()) {
+                    threatened += 1;
+                    let without = SanninRules { must_parry_mate_threat: false, ..*pos.rules() };
+                    narrowed += usize::from(legal_set(&SanninPosition::from_setup(pos.to_setup(), without).unwrap()) != actual);
+                }
+            });
+        }
+    }
+    println!("positions checked {checked}, mover threatened with mate in {threatened}, choice narrowed in {narrowed}");
+    assert!(narrowed > 0, "no playout position narrowed the mover's choice");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -976,6 +976,69 @@ fn the_last_player_standing_wins() {
     assert!(legal(&pos).is_empty());
 }
 
+/// The mate of `contact_mate_setup` as a threat: First to move, Middle's G3c-2b would mate him.
+fn mate_threat_setup() -> SanninSetup {
+    let mut s = contact_mate_setup();
+    s.to_move = F;
+    s
+}
+
+/// Whether some legal reply of Middle's, in the position after First's `first_move`, mates First.
+fn middle_can_mate_first_after(setup: &SanninSetup, first_move: &str) -> bool {
+    let mut pos = position(setup.clone(), &[]);
+    play(&mut pos, first_move);
+    let mut after = pos.to_setup();
+    after.to_move = M;
+    let replies = position(after.clone(), &[]);
+    legal(&replies).iter().any(|reply| {
+        let mut pos = position(after.clone(), &[]);
+        play(&mut pos, reply).contains(&Event::Checkmated { player: F, by: M })
+    })
+}
+
+#[test]
+fn mate_threats_need_not_be_parried_by_default() {
+    let s = mate_threat_setup();
+    let pos = position(s.clone(), &[]);
+    assert!(pos.mate_threatened(F));
+    assert!(!pos.mate_threatened(M) && !pos.mate_threatened(L));
+    assert!(legal(&pos).contains(&"P5f-6f".to_string()));
+    assert!(middle_can_mate_first_after(&s, "P5f-6f"), "the pawn step leaves the mate on");
+}
+
+#[test]
+fn must_parry_mate_threat_keeps_exactly_the_moves_after_which_no_mate_is_possible() {
+    let s = mate_threat_setup();
+    let every = legal(&position(s.clone(), &[]));
+    let parrying = legal(&position(s.clone(), &["must_parry_mate_threat=true"]));
+    assert!(!parrying.is_empty() && parrying.len() < every.len(), "{parrying:?}");
+    // Each kept move stops every mate of Middle's (G*2a guards 2b, for one; a drop that checks
+    // Middle's king leaves him no time); each dropped move leaves one.
+    for m in &every {
+        assert_eq!(parrying.contains(m), !middle_can_mate_first_after(&s, m), "{m}");
+    }
+    assert!(parrying.contains(&"G*2a".to_string()));
+}
+
+#[test]
+fn must_parry_mate_threat_leaves_every_move_when_none_parries() {
+    // Without his hand First has only two pawn steps, and neither stops G3c-2b.
+    let mut s = mate_threat_setup();
+    s.hands[F] = Hand::default();
+    let pos = position(s.clone(), &["must_parry_mate_threat=true"]);
+    assert!(pos.mate_threatened(F));
+    assert_eq!(legal(&pos), strings(&["P5f-6f", "P5f-6g"]));
+    assert_eq!(legal(&pos), legal(&position(s, &[])));
+}
+
+#[test]
+fn must_parry_mate_threat_changes_nothing_without_a_threat() {
+    let rules = rules(&["must_parry_mate_threat=true"]);
+    let pos = SanninPosition::start(rules);
+    assert!(!pos.mate_threatened(F));
+    assert_eq!(legal(&pos), legal(&SanninPosition::start(SanninRules::default())));
+}
+
 // ---------------------------------------------------------------------------------------------
 // §1.12 the Pleasure Garden
 

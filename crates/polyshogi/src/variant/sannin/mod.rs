@@ -5,6 +5,7 @@ mod alliance;
 mod api;
 mod key;
 mod movegen;
+mod parry;
 mod play;
 mod position;
 mod rules;

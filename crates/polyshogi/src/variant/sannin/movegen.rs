@@ -48,6 +48,11 @@ impl SanninPosition {
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
         self.generate_for(self.to_move, out, 0);
+        // Only here, at the top: the rule never empties a player's choice, so the nested
+        // "has he any legal action" tests need not know of it.
+        if self.rules.must_parry_mate_threat {
+            self.keep_mate_parries(out);
+        }
     }
 
     /// Whether `player`, if it were his turn now, would have a legal action.

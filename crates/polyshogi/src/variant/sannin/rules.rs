@@ -59,6 +59,8 @@ pub struct SanninRules {
     pub mate_evaluation: MateEvaluation,
     pub turn_after_mate: TurnAfterMate,
     pub forbid_exposing_ally: bool,
+    /// A player threatened with mate must parry the threat when some action does (§1.10).
+    pub must_parry_mate_threat: bool,
     pub stalemate: Stalemate,
     pub repetition: Repetition,
     /// Plies after which the game is drawn among the players still in it (a safety cap).
@@ -83,6 +85,7 @@ impl Default for SanninRules {
             mate_evaluation: MateEvaluation::Immediate,
             turn_after_mate: TurnAfterMate::MatingPlayer,
             forbid_exposing_ally: false,
+            must_parry_mate_threat: false,
             stalemate: Stalemate::Eliminate,
             repetition: Repetition::InitiatorMustVary,
             max_plies: 3000,
@@ -91,7 +94,7 @@ impl Default for SanninRules {
 }
 
 impl SanninRules {
-    pub const KEYS: [&'static str; 18] = [
+    pub const KEYS: [&'static str; 19] = [
         "alliance",
         "compulsory",
         "detect_mate_threat",
@@ -107,6 +110,7 @@ impl SanninRules {
         "mate_evaluation",
         "turn_after_mate",
         "forbid_exposing_ally",
+        "must_parry_mate_threat",
         "stalemate",
         "repetition",
         "max_plies",
@@ -131,6 +135,7 @@ impl SanninRules {
             "mate_evaluation" => self.mate_evaluation = MateEvaluation::parse(key, value)?,
             "turn_after_mate" => self.turn_after_mate = TurnAfterMate::parse(key, value)?,
             "forbid_exposing_ally" => self.forbid_exposing_ally = parse_bool(key, value)?,
+            "must_parry_mate_threat" => self.must_parry_mate_threat = parse_bool(key, value)?,
             "stalemate" => self.stalemate = Stalemate::parse(key, value)?,
             "repetition" => self.repetition = Repetition::parse(key, value)?,
             "max_plies" => self.max_plies = parse_number(key, value)?,
@@ -157,6 +162,7 @@ impl SanninRules {
             self.mate_evaluation.name().to_string(),
             self.turn_after_mate.name().to_string(),
             self.forbid_exposing_ally.to_string(),
+            self.must_parry_mate_threat.to_string(),
             self.stalemate.name().to_string(),
             self.repetition.name().to_string(),
             self.max_plies.to_string(),
