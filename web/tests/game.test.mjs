@@ -5,7 +5,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, launch, newPage, getJSON, waitPly, waitActing, boardOf, serverBoard, cellsOf, screenshot,
+  BASE, launch, newPage, getJSON, waitPly, waitActing, waitTurnAfter, boardOf, serverBoard, cellsOf, screenshot,
 } from './helpers.mjs';
 
 const T = { timeout: 120000 };
@@ -124,8 +124,7 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     const move = await page.locator(`#moves [data-ply="${ply + 1}"]`).getAttribute('data-move');
     assert.equal(cellsOf(move)?.from, from);
     assert.equal(cellsOf(move)?.to, to);
-    await waitPly(page, ply + 3);
-    await waitActing(page, 'First');
+    await waitTurnAfter(page, 'First', ply + 1);
     assert.deepEqual(page.errors, []);
   });
 

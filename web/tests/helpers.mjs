@@ -62,6 +62,17 @@ export async function waitActing(page, seat) {
   await page.waitForFunction((s) => document.querySelector('#game')?.dataset.acting === s, seat);
 }
 
+/**
+ * Waits until this page may move for `seat` again after move `ply`. How many moves that takes
+ * is not fixed: a mate takes the mated seat out and gives the mating seat the next move.
+ */
+export async function waitTurnAfter(page, seat, ply) {
+  await page.waitForFunction(([s, n]) => {
+    const game = document.querySelector('#game');
+    return Number(game?.dataset.ply) >= n && game?.dataset.acting === s;
+  }, [seat, ply]);
+}
+
 export function cellsOf(text) {
   const m = /^\+?[A-Z](\d{1,2}[a-z]|[a-z]\d{1,2})[-x](\d{1,2}[a-z]|[a-z]\d{1,2})\+?$/.exec(text);
   return m ? { from: m[1], to: m[2] } : null;
