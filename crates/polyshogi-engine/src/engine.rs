@@ -2,7 +2,6 @@
 //! between moves of a game, and answers `think` synchronously: callers run it on a thread of
 //! their own (never an async executor) and end it early through the stop flag.
 
-use std::any::Any;
 use std::sync::atomic::AtomicBool;
 
 use polyshogi::Game;
@@ -36,9 +35,6 @@ pub struct Engine {
     pub options: EngineOptions,
     tt: Option<TranspositionTable>,
     heuristics: Heuristics,
-    /// The game last searched and the repetition keys of its positions, so that the next
-    /// search of the same game replays only the moves played since.
-    history: Option<(Box<dyn Any + Send>, Vec<u64>)>,
 }
 
 impl Engine {
@@ -58,7 +54,7 @@ impl Engine {
     }
 
     pub fn with_options(kind: EngineKind, options: EngineOptions) -> Engine {
-        Engine { kind, options, tt: None, heuristics: Heuristics::default(), history: None }
+        Engine { kind, options, tt: None, heuristics: Heuristics::default() }
     }
 
     /// Forgets everything learnt in the previous game.
@@ -67,39 +63,6 @@ impl Engine {
             tt.clear();
         }
         self.heuristics.clear();
-        self.history = None;
-    }
-
-    /// The repetition keys of every position of `game` up to the current one, replaying only
-    /// what the game added since the last search.
-    fn game_keys<P: Evaluate>(&mut self, game: &Game<P>) -> Vec<u64> {
-        if let Some((cached, keys)) = &mut self.history {
-            if let Some(cached) = cached.downcast_mut::<Game<P>>() {
-                let n = cached.moves().len();
-                let same_start = cached.start().repetition_key() == game.start().repetition_key();
-                let extends = game.moves().len() >= n
-                    && game.moves()[..n] == *cached.moves()
-                    && game.decisions().starts_with(cached.decisions())
-                    && game.decisions().iter().filter(|d| d.0 <= n).count() == cached.decisions().len();
-                if same_start && extends {
-                    let mut decisions = game.decisions().iter().filter(|d| d.0 > n).peekable();
-                    for (index, &m) in game.moves().iter().enumerate().skip(n) {
-                        cached.play_unchecked(m);
-                        while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
-                            decisions.next();
-                            let _ = cached.answer_pending(accept);
-                        }
-                        keys.push(cached.position().repetition_key());
-                    }
-                    if cached.position().repetition_key() == game.position().repetition_key() {
-                        return keys.clone();
-                    }
-                }
-            }
-        }
-        let keys = game_keys(game);
-        self.history = Some((Box::new(game.clone()), keys.clone()));
-        keys
     }
 
     /// Chooses a move for the player to move in `game`. Returns when a limit is reached or
@@ -126,7 +89,7 @@ impl Engine {
         }
         tt.new_search();
         self.heuristics.new_search();
-        let reps = self.game_keys(game);
+        let reps = game_keys(game);
         let tt = self.tt.as_mut().expect("made above");
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);

@@ -14,7 +14,7 @@ use std::thread::ScopedJoinHandle;
 use std::time::{Duration, Instant};
 
 use polyshogi::mv::{Move, MoveList};
-use polyshogi::notation::move_text;
+use polyshogi::notation::{departure, move_text};
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
 
@@ -284,6 +284,10 @@ fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<(), String> {
     for (index, text) in moves.split_whitespace().enumerate() {
         if let answer @ ("accept" | "refuse") = text {
             game.answer_pending(answer == "accept").map_err(|e| format!("move {}: {e}", index + 1))?;
+            continue;
+        }
+        if let Some(departure) = departure::parse(game.position(), text) {
+            departure.and_then(|d| game.depart(d).map_err(|e| e.to_string())).map_err(|e| format!("move {}: {e}", index + 1))?;
             continue;
         }
         if game.position().decision_pending() {

@@ -313,3 +313,26 @@ fn a_searching_engine_reports_and_stops() {
     assert_eq!(ready.len(), 2, "{output:#?}");
     assert!(first < ready[0] && ready[0] < second && ready[1] == second + 1 && ready[1] == output.len() - 1, "{output:#?}");
 }
+
+#[test]
+fn departures_in_moves_take_players_out() {
+    let script = [
+        "setoption name Engine value random",
+        "position startpos moves P3c-4d resign:Middle",
+        "go",
+        "position startpos moves P3c-4d resign:Nobody",
+        "position startpos moves P3c-4d draw",
+        "go",
+    ]
+    .join("\n");
+    let output = session(&script);
+    // Middle has left: Last moves.
+    let best = output[1].strip_prefix("bestmove ").expect("a best move");
+    let record = format!("[Variant \"sannin\"]\n\nP3c-4d resign:Middle {best}\n");
+    let replayed = polyshogi::notation::replay::replay(&record).expect("the record replays");
+    assert_eq!(replayed.bad_move, None, "{best} is not Last's move");
+    assert_eq!(replayed.played.last().map(|m| m.player), Some(polyshogi::Player::Third));
+    assert_eq!(output[2], error("move 2: `Nobody` is not a seat of this game (seats: First, Middle, Last)"));
+    // A drawn game has no move to find.
+    assert_eq!(output[3..], ["bestmove none".to_string()]);
+}

@@ -620,7 +620,7 @@ impl Room {
             tags.push((table.seat_name(seat).to_string(), who));
         }
         tags.push(("Site".to_string(), format!("polyshogi server, game {}", self.setup.id)));
-        write_record(table, &self.log, &tags, table.placings())
+        write_record(table, &tags)
     }
 }
 

@@ -11,7 +11,7 @@ use polyshogi::outcome::Event;
 use polyshogi::piece::Role;
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::{AnyGame, NewGameError, Variant};
-use polyshogi::{with_game, Cell, Game, Rules};
+use polyshogi::{with_game, Cell, Departure, Game, Rules};
 use serde_json::{json, Map, Value};
 
 /// What a seat asks for.
@@ -252,8 +252,9 @@ impl Table {
     }
 
     fn leave(&mut self, seat: Player, flag: bool) -> Result<Applied, Refusal> {
-        let mut events =
-            with_game!(&mut self.game, g => resign(g, seat)).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
+        let departure = if flag { Departure::TimeOut(seat) } else { Departure::Resigned(seat) };
+        let mut events = with_game!(&mut self.game, g => g.depart(departure).map(|events| describe(g.position(), &events)))
+            .map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
         if flag {
             events.insert(0, (format!("{}'s time ran out", self.seat_name(seat)), None));
         }
@@ -277,7 +278,9 @@ impl Table {
         if !everyone {
             return Ok(Applied { detail: String::new(), entries: Vec::new() });
         }
-        let events = with_game!(&mut self.game, g => agree_draw(g)).map_err(|e| Refusal(format!("no draw: {e}")))?;
+        let events =
+            with_game!(&mut self.game, g => g.depart(Departure::AgreedDraw).map(|events| describe(g.position(), &events)))
+                .map_err(|e| Refusal(format!("no draw: {e}")))?;
         self.draw_offers = PlayerSet::EMPTY;
         let events = self.absorb(events);
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::Draw, events }] })
@@ -369,26 +372,6 @@ fn play_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, String
     let short = move_text::short(&position, &legal, m);
     let events = game.play(m).map_err(|e| Refusal(e.to_string()))?;
     Ok((canonical, short, describe(game.position(), &events)))
-}
-
-/// `Game` has no resignation of its own, so the game goes on from the position after it as a
-/// new `Game`. The history dropped cannot matter to the repetition rules: the repetition key
-/// includes who is still in the game, so no later position equals an earlier one.
-fn resign<P: Rules>(game: &mut Game<P>, seat: Player) -> Result<Vec<(String, Option<Event>)>, polyshogi::rules::IllegalMove> {
-    let mut position = game.position().clone();
-    let events = position.resign(seat)?;
-    let described = describe(&position, &events);
-    *game = Game::new(position);
-    Ok(described)
-}
-
-/// A draw by agreement, applied the same way as a resignation.
-fn agree_draw<P: Rules>(game: &mut Game<P>) -> Result<Vec<(String, Option<Event>)>, polyshogi::rules::IllegalMove> {
-    let mut position = game.position().clone();
-    let events = position.agree_draw()?;
-    let described = describe(&position, &events);
-    *game = Game::new(position);
-    Ok(described)
 }
 
 fn names_of(table: &Table, set: PlayerSet) -> Vec<&'static str> {

@@ -305,8 +305,16 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     first.send(json!({ "type": "move", "move": "P-5e" })).await;
     assert!(first.next_error().await.contains("the game is over"));
     let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
-    assert!(record.contains("{Last resigns}"), "{record}");
+    assert!(record.contains("resign:Last {Last resigns}") && record.contains(" draw {draw among First+Middle"), "{record}");
     assert!(!record.contains("[Result \"*\"]"), "{record}");
+    assert_replays_to(&record, &state);
+}
+
+/// The record replays, resignations and draws included, to the game's final position.
+fn assert_replays_to(record: &str, state: &Value) {
+    let replayed = polyshogi::notation::replay::replay(record).unwrap_or_else(|e| panic!("{e}\n{record}"));
+    assert_eq!(replayed.bad_move, None, "{record}");
+    assert_eq!(replayed.game.position_text(), state["position"].as_str().unwrap(), "{record}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -321,7 +329,8 @@ async fn a_flag_falls_as_a_resignation() {
     assert_eq!(seat_entry(&state, "First")["clock_ms"], 0);
     assert_eq!(state["outcome"]["placings"]["Last"], 1);
     let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
-    assert!(record.contains("First's time ran out") && record.contains("Middle's time ran out"), "{record}");
+    assert!(record.contains("timeout:First {First's time ran out}") && record.contains("Middle's time ran out"), "{record}");
+    assert_replays_to(&record, &state);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

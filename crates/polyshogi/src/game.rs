@@ -3,7 +3,17 @@
 
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
+use crate::player::Player;
 use crate::rules::{IllegalMove, RepetitionRule, Rules};
+
+/// An end of play that is not a move: a player who gives up or whose time runs out (both leave
+/// the game as a resignation does), or a draw the players agree.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Departure {
+    Resigned(Player),
+    TimeOut(Player),
+    AgreedDraw,
+}
 
 #[derive(Clone, Debug)]
 pub struct Game<P: Rules> {
@@ -14,11 +24,21 @@ pub struct Game<P: Rules> {
     keys: Vec<u64>,
     /// Answers to pending decisions: (number of moves played before it, accepted).
     decisions: Vec<(usize, bool)>,
+    /// Departures, each with the number of moves played before it. A departure ends any pending
+    /// decision, so at one move count the answers come first.
+    departures: Vec<(usize, Departure)>,
 }
 
 impl<P: Rules> Game<P> {
     pub fn new(start: P) -> Game<P> {
-        Game { position: start.clone(), start, moves: Vec::new(), keys: Vec::new(), decisions: Vec::new() }
+        Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            keys: Vec::new(),
+            decisions: Vec::new(),
+            departures: Vec::new(),
+        }
     }
 
     pub fn start(&self) -> &P {
@@ -36,6 +56,16 @@ impl<P: Rules> Game<P> {
     /// The answers given to pending decisions, each after the move count it followed.
     pub fn decisions(&self) -> &[(usize, bool)] {
         &self.decisions
+    }
+
+    /// Resignations, time-outs and agreed draws, each after the move count it followed.
+    pub fn departures(&self) -> &[(usize, Departure)] {
+        &self.departures
+    }
+
+    /// The repetition key of the position before each move.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
     }
 
     /// The legal actions, with the repetition rule applied.
@@ -106,11 +136,23 @@ impl<P: Rules> Game<P> {
         Ok(events)
     }
 
+    /// Ends play without a move: a resignation, a time-out or an agreed draw, as the rules allow.
+    pub fn depart(&mut self, departure: Departure) -> Result<Events, IllegalMove> {
+        let events = match departure {
+            Departure::Resigned(player) | Departure::TimeOut(player) => self.position.resign(player)?,
+            Departure::AgreedDraw if !self.position.draw_by_agreement_allowed() => return Err(IllegalMove::NotLegal),
+            Departure::AgreedDraw => self.position.agree_draw()?,
+        };
+        self.departures.push((self.moves.len(), departure));
+        Ok(events)
+    }
+
     /// Takes back the last move (and any answer that followed it), given the position before.
     pub fn take_back(&mut self, before: P) {
         self.keys.pop();
         self.moves.pop();
         self.decisions.retain(|&(after, _)| after <= self.moves.len());
+        self.departures.retain(|&(after, _)| after <= self.moves.len());
         self.position = before;
     }
 }

@@ -15,7 +15,7 @@ pub mod rules;
 pub mod variant;
 
 pub use cellset::CellSet;
-pub use game::Game;
+pub use game::{Departure, Game};
 pub use geometry::{Cell, Hour};
 pub use mv::{HourSet, Move, MoveList};
 pub use outcome::{Event, Events, Outcome};

@@ -18,7 +18,7 @@ use polyshogi::notation::record_write::write_record;
 use polyshogi::notation::replay::{record_rule_options, replay};
 use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Event, Events, Game, Move, MoveList, Rules};
+use polyshogi::{with_game, Departure, Event, Events, Game, Move, MoveList, Player, Rules};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -909,4 +909,69 @@ fn cell_names_read_back() {
         let name = probe.cell_name(cell);
         assert_eq!(HexNaming::Sannin.parse(&HEX127, &name), Ok(cell));
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Departures: resignations, time-outs and agreed draws
+
+/// Plays `count` random actions (moves or answers) steered by `seed`.
+fn play_some(game: &mut AnyGame, seed: u64, count: usize) {
+    for choice in choices_from_seed(seed, count) {
+        step_any(game, choice).expect("the game goes on");
+    }
+}
+
+fn record_of(game: &AnyGame) -> String {
+    with_game!(game, g => write_record(g, &[], None))
+}
+
+#[test]
+fn a_sannin_record_with_a_resignation_and_a_time_out_replays_to_the_same_end() {
+    let mut game = AnyGame::new(Variant::Sannin, &["compulsory=off"]).unwrap();
+    play_some(&mut game, 17, 7);
+    // Middle gives up in the middle of the game; First and Last play on without him.
+    with_game!(&mut game, g => g.depart(Departure::Resigned(Player::Second))).unwrap();
+    play_some(&mut game, 18, 4);
+    with_game!(&mut game, g => g.depart(Departure::TimeOut(Player::Third))).unwrap();
+    let text = record_of(&game);
+    assert!(text.contains(" resign:Middle {Middle resigns}"), "{text}");
+    assert!(text.contains(" timeout:Last {Last's time ran out} {First wins"), "{text}");
+    let replayed = replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(replayed.bad_move, None, "\n{text}");
+    assert_eq!(replayed.played.len(), 11);
+    assert_eq!(replayed.game.position_text(), game.position_text(), "\n{text}");
+    let sannin = replayed.game.as_sannin().expect("a Sannin game");
+    assert_eq!(sannin.position().outcome(), game.as_sannin().unwrap().position().outcome());
+    assert!(sannin.position().outcome().is_some());
+    assert_eq!(replayed.record.tag("Result"), Some("1-3-2"));
+    assert_eq!(record_of(&replayed.game), text, "the replayed game writes the same record");
+}
+
+#[test]
+fn an_agreed_draw_ends_a_two_player_record() {
+    let mut game = AnyGame::new(Variant::HexShogi91, &[] as &[&str]).unwrap();
+    play_some(&mut game, 5, 6);
+    with_game!(&mut game, g => g.depart(Departure::AgreedDraw)).unwrap();
+    let text = record_of(&game);
+    let last_round = text.lines().find(|line| line.starts_with("3. ")).expect("three rounds");
+    assert!(last_round.ends_with(" draw {draw among Black+White (Agreement); placings Black 1, White 1}"), "{text}");
+    let replayed = replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(replayed.bad_move, None, "\n{text}");
+    assert_eq!(replayed.game.position_text(), game.position_text());
+    assert_eq!(replayed.record.tag("Result"), Some("1-1"));
+}
+
+#[test]
+fn bad_departures_are_named_with_their_place() {
+    let record = "[Variant \"sannin\"]\n\n1. P3c-4d resign:Nobody\n";
+    let bad = replay(record).unwrap().bad_move.expect("an unknown seat is refused");
+    assert_eq!((bad.number, bad.line, bad.column), (2, 3, 11));
+    assert!(bad.error.to_string().contains("`Nobody` is not a seat of this game (seats: First, Middle, Last)"), "{}", bad.error);
+    let record = "[Variant \"sannin\"]\n\n1. P3c-4d resign:Middle P10k-10j\n";
+    let replayed = replay(record).unwrap();
+    let bad = replayed.bad_move.expect("Middle has left: the next move is Last's");
+    assert_eq!((bad.number, bad.text.as_str()), (3, "P10k-10j"));
+    let record = "[Variant \"sannin\"]\n\n1. P3c-4d resign:Middle resign:Middle\n";
+    let bad = replay(record).unwrap().bad_move.expect("a player resigns once");
+    assert_eq!(bad.number, 3);
 }

@@ -287,17 +287,7 @@ impl<'a> Ctx<'a> {
 
 /// The repetition keys of every position of the game from its start up to the current one.
 pub fn game_keys<P: Rules>(game: &Game<P>) -> Vec<u64> {
-    let mut replay = Game::new(game.start().clone());
-    let mut keys = Vec::with_capacity(game.moves().len() + 1);
-    let mut decisions = game.decisions().iter().peekable();
-    for (index, &m) in game.moves().iter().enumerate() {
-        keys.push(replay.position().repetition_key());
-        replay.play_unchecked(m);
-        while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
-            decisions.next();
-            let _ = replay.answer_pending(accept);
-        }
-    }
+    let mut keys = game.keys().to_vec();
     keys.push(game.position().repetition_key());
     keys
 }

@@ -1,6 +1,7 @@
-//! Text forms: move text, game records (read and written), replaying them, and events in
-//! words.
+//! Text forms: move text, game records (read and written) with their departure tokens,
+//! replaying them, and events in words.
 
+pub mod departure;
 pub mod describe;
 pub mod diagram;
 pub mod move_text;

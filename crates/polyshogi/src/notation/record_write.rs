@@ -1,11 +1,12 @@
 //! Writing game records: tags, the rule options, moves grouped by round in short text, events
-//! as `{…}` comments, answers to proposed alliances, and the result with each seat's place.
+//! as `{…}` comments, answers to proposed alliances, departures (resignations, time-outs,
+//! agreed draws), and the result with each seat's place.
 
 use super::describe::{event_text, result_tag};
-use super::move_text;
-use crate::game::Game;
+use super::{departure, move_text};
+use crate::game::{Departure, Game};
 use crate::mv::MoveList;
-use crate::outcome::Event;
+use crate::outcome::{Event, Events};
 use crate::rules::Rules;
 
 /// The record of `game`. `tags` are extra tag pairs (players, date, event), written after
@@ -19,13 +20,34 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
     let mut round = 0;
     let mut legal = MoveList::new();
     let mut decisions = game.decisions().iter().peekable();
-    // Answers given before the first move (a game that began with a proposal pending).
-    while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == 0) {
-        decisions.next();
-        body.push_str(if accept { "accept" } else { "refuse" });
-        let events = replay.answer_pending(accept).unwrap_or_default();
-        write_events(&mut body, replay.position(), &events, &mut placings);
-    }
+    let mut departures = game.departures().iter().peekable();
+    // What follows `played` moves: the answers to a proposal (each after the events that
+    // led to it), then departures.
+    let mut write_after = |played: usize, replay: &mut Game<P>, body: &mut String, mut events: Events| {
+        while let Some(&&(_, accept)) = decisions.peek().filter(|(after, _)| *after == played) {
+            decisions.next();
+            write_events(body, replay.position(), &events, &mut placings);
+            push_token(body, if accept { "accept" } else { "refuse" });
+            events = replay.answer_pending(accept).unwrap_or_default();
+        }
+        write_events(body, replay.position(), &events, &mut placings);
+        while let Some(&&(_, departure)) = departures.peek().filter(|(after, _)| *after == played) {
+            departures.next();
+            push_token(body, &departure::token(replay.position(), departure));
+            let events = replay.depart(departure).unwrap_or_default();
+            if let Departure::TimeOut(player) = departure {
+                // The rules see a time-out as a resignation; the comment says what happened.
+                let out_of_time = format!(" {{{}'s time ran out}}", replay.position().seat_name(player));
+                body.push_str(&out_of_time);
+                let rest: Vec<Event> = events.into_iter().filter(|e| !matches!(e, Event::Resigned { .. })).collect();
+                write_events(body, replay.position(), &rest, &mut placings);
+            } else {
+                write_events(body, replay.position(), &events, &mut placings);
+            }
+        }
+    };
+    // Answers and departures before the first move (a game that began with a proposal pending).
+    write_after(0, &mut replay, &mut body, Events::new());
     for (index, &m) in game.moves().iter().enumerate() {
         let position = replay.position().clone();
         let seat = position.to_move();
@@ -39,17 +61,9 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
         }
         previous_seat = Some(seat);
         replay.legal_moves(&mut legal);
-        body.push(' ');
-        body.push_str(&move_text::short(&position, &legal, m));
-        let mut events = replay.play_unchecked(m);
-        while let Some(&&(after, accept)) = decisions.peek().filter(|(after, _)| *after == index + 1) {
-            decisions.next();
-            debug_assert_eq!(after, index + 1);
-            write_events(&mut body, replay.position(), &events, &mut placings);
-            body.push_str(if accept { " accept" } else { " refuse" });
-            events = replay.answer_pending(accept).unwrap_or_default();
-        }
-        write_events(&mut body, replay.position(), &events, &mut placings);
+        push_token(&mut body, &move_text::short(&position, &legal, m));
+        let events = replay.play_unchecked(m);
+        write_after(index + 1, &mut replay, &mut body, events);
     }
     let result = result_tag(replay.position(), placings);
     let mut text = format!("[Variant \"{}\"]\n", replay.position().variant().name());
@@ -74,6 +88,14 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
     text.push_str(&result);
     text.push('\n');
     text
+}
+
+/// Appends a token, after a space unless it opens the body.
+fn push_token(body: &mut String, token: &str) {
+    if !body.is_empty() {
+        body.push(' ');
+    }
+    body.push_str(token);
 }
 
 fn write_events<P: Rules>(body: &mut String, pos: &P, events: &[Event], placings: &mut Option<crate::ByPlayer<u8>>) {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::departure;
 use super::move_text::{self, MoveTextError};
 use super::record::{read_record, RecordError, RecordText};
 use crate::game::Game;
@@ -97,38 +98,40 @@ fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<
     let mut played: Vec<PlayedMove> = Vec::new();
     let mut legal = MoveList::new();
     for (index, token) in record.moves.iter().enumerate() {
-        let position = game.position().clone();
-        let player = position.to_move();
-        if let answer @ ("accept" | "refuse") = token.text.as_str() {
-            match game.answer_pending(answer == "accept") {
-                Ok(events) => {
-                    if let Some(last) = played.last_mut() {
-                        last.events.extend(events);
-                    }
-                    continue;
+        let player = game.position().to_move();
+        let bad = |error| BadMove {
+            number: index + 1,
+            player,
+            text: token.text.clone(),
+            line: token.line,
+            column: token.column,
+            error,
+        };
+        let not_legal = |reason: String| MoveTextError::NotLegal { text: token.text.clone(), reason };
+        // Answers and departures are no moves: their events go with the move before them.
+        let interjection = if let Some(departure) = departure::parse(game.position(), &token.text) {
+            Some(departure.map_err(not_legal).and_then(|d| game.depart(d).map_err(|e| not_legal(e.to_string()))))
+        } else if let answer @ ("accept" | "refuse") = token.text.as_str() {
+            Some(game.answer_pending(answer == "accept").map_err(|e| not_legal(e.to_string())))
+        } else {
+            None
+        };
+        match interjection {
+            Some(Ok(events)) => {
+                if let Some(last) = played.last_mut() {
+                    last.events.extend(events);
                 }
-                Err(e) => {
-                    let error = MoveTextError::NotLegal { text: token.text.clone(), reason: e.to_string() };
-                    let bad = BadMove {
-                        number: index + 1,
-                        player,
-                        text: token.text.clone(),
-                        line: token.line,
-                        column: token.column,
-                        error,
-                    };
-                    return (played, Some(bad));
-                }
+                continue;
             }
+            Some(Err(error)) => return (played, Some(bad(error))),
+            None => {}
         }
+        let position = game.position().clone();
         game.legal_moves(&mut legal);
         let parsed = if position.outcome().is_some() {
-            Err(MoveTextError::NotLegal { text: token.text.clone(), reason: "the game is already over".into() })
+            Err(not_legal("the game is already over".into()))
         } else if position.decision_pending() {
-            Err(MoveTextError::NotLegal {
-                text: token.text.clone(),
-                reason: "an alliance was proposed: `accept` or `refuse` must come first".into(),
-            })
+            Err(not_legal("an alliance was proposed: `accept` or `refuse` must come first".into()))
         } else {
             move_text::parse(&position, &legal, &token.text)
         };
@@ -138,17 +141,7 @@ fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<
                 let events = game.play_unchecked(m);
                 played.push(PlayedMove { player, mv: m, canonical, events });
             }
-            Err(error) => {
-                let bad = BadMove {
-                    number: index + 1,
-                    player,
-                    text: token.text.clone(),
-                    line: token.line,
-                    column: token.column,
-                    error,
-                };
-                return (played, Some(bad));
-            }
+            Err(error) => return (played, Some(bad(error))),
         }
     }
     (played, None)
