@@ -63,8 +63,10 @@ impl SanninPosition {
             }
             after.outcome.is_some() || !after.mate_threatened(mover)
         };
-        if moves.iter().any(parries) {
-            moves.retain(|action| parries(action));
+        let mut parrying = moves.clone();
+        parrying.retain(|action| parries(action));
+        if !parrying.is_empty() {
+            *moves = parrying;
         }
     }
 }
