@@ -2,8 +2,7 @@
 //! options (defaults and choices), each board's layout for drawing, and the bot levels.
 
 use polyshogi::layout::CellShape;
-use polyshogi::variant::options::RuleOptionError;
-use polyshogi::variant::{AnyGame, NewGameError, Variant};
+use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Rules};
 use polyshogi_engine::EngineKind;
 use serde_json::{json, Value};
@@ -24,61 +23,18 @@ fn variant_info(variant: Variant) -> Option<Value> {
     Some(json!({
         "name": variant.name(),
         "seats": seats,
-        "options": rule_options(variant, &game),
+        "options": rule_options(variant),
         "note": note(variant),
     }))
 }
 
 /// Each rule option with its default and its choices (null for free text such as a number).
-///
-/// The library has no list of options with their choices, so they are read from what it says
-/// about bad ones: an unknown key lists the known keys, a bad value lists the choices.
-fn rule_options(variant: Variant, game: &AnyGame) -> Vec<Value> {
-    let keys = match AnyGame::new(variant, &["\u{1}=\u{1}"]) {
-        Err(NewGameError::Rules(RuleOptionError::UnknownKey { known, .. })) => known,
-        _ => Vec::new(),
-    };
-    let defaults = default_pairs(game);
-    keys.iter()
-        .map(|&key| {
-            let values: Option<Vec<String>> = match AnyGame::new(variant, &[format!("{key}=\u{1}")]) {
-                Err(NewGameError::Rules(RuleOptionError::BadValue { expected, .. })) if expected.contains('|') => {
-                    Some(expected.split('|').map(String::from).collect())
-                }
-                _ => None,
-            };
-            let default = defaults
-                .iter()
-                .find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v.to_string()))
-                .or_else(|| {
-                    // A choice is the default when choosing it changes nothing.
-                    values
-                        .as_ref()?
-                        .iter()
-                        .find(|v| {
-                            AnyGame::new(variant, &[format!("{key}={v}")])
-                                .map(|g| with_game!(&g, g => g.start().non_default_options().is_empty()))
-                                .unwrap_or(false)
-                        })
-                        .cloned()
-                })
-                .unwrap_or_default();
-            json!({ "key": key, "default": default, "values": values })
-        })
+fn rule_options(variant: Variant) -> Vec<Value> {
+    variant
+        .rule_options()
+        .into_iter()
+        .map(|option| json!({ "key": option.key, "default": option.default, "values": option.choices }))
         .collect()
-}
-
-/// Every option of a new game as `key=value` (its defaults), for the games that can tell them.
-fn default_pairs(game: &AnyGame) -> Vec<String> {
-    if let AnyGame::Sannin(g) = game {
-        g.position().rules().to_pairs()
-    } else if let AnyGame::HexShogi(g) = game {
-        g.position().rules().to_pairs()
-    } else if let AnyGame::Sankaku(g) = game {
-        g.position().rules().to_pairs()
-    } else {
-        Vec::new()
-    }
 }
 
 /// What players should know before they pick the variant.

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use crate::notation::position_error::ParsePositionError;
 use crate::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexVariant};
-use crate::variant::options::RuleOptionError;
+use crate::variant::options::{describe, RuleOptionError, RuleOptionInfo};
 use crate::variant::sankaku::{SankakuGame, SankakuPosition, SankakuRules};
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 
@@ -36,6 +36,18 @@ impl Variant {
             Variant::HexShogi91 => "hexshogi91",
             Variant::Tphs91 => "tphs91",
             Variant::Sankaku => "sankaku",
+        }
+    }
+
+    /// Every rule option of this variant with its default and its choices, in key order.
+    pub fn rule_options(self) -> Vec<RuleOptionInfo> {
+        match self {
+            Variant::Sannin => describe(&SanninRules::KEYS, SanninRules::default().to_pairs(), SanninRules::choices),
+            Variant::Sankaku => describe(&SankakuRules::KEYS, SankakuRules::default().to_pairs(), SankakuRules::choices),
+            Variant::HexShogi91 | Variant::Tphs91 => {
+                let hex_variant = if self == Variant::HexShogi91 { HexVariant::HexShogi91 } else { HexVariant::Tphs91 };
+                describe(&HexShogiRules::KEYS, HexShogiRules::new(hex_variant).to_pairs(), HexShogiRules::choices)
+            }
         }
     }
 }
@@ -213,4 +225,47 @@ macro_rules! with_game {
             $crate::variant::AnyGame::Sankaku($game) => $body,
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The described options are exactly the ones a new game accepts: the keys are those an
+    /// unknown key lists, every default leaves the rules at their defaults, every choice is
+    /// accepted, and a value outside the choices is refused.
+    #[test]
+    fn described_rule_options_match_what_a_new_game_accepts() {
+        for variant in Variant::ALL {
+            let options = variant.rule_options();
+            let keys: Vec<&str> = options.iter().map(|o| o.key).collect();
+            match AnyGame::new(variant, &["no_such_option=1"]) {
+                Err(NewGameError::Rules(RuleOptionError::UnknownKey { known, .. })) => assert_eq!(keys, known, "{variant:?}"),
+                other => panic!("{variant:?}: an unknown key was not refused: {other:?}"),
+            }
+            let defaults: Vec<String> = options.iter().map(|o| format!("{}={}", o.key, o.default)).collect();
+            let game = AnyGame::new(variant, &defaults).unwrap();
+            assert_eq!(crate::with_game!(&game, g => g.start().non_default_options()), Vec::<String>::new(), "{variant:?}");
+            for option in &options {
+                match option.choices {
+                    Some(choices) => {
+                        assert!(choices.contains(&option.default.as_str()), "{variant:?} {}", option.key);
+                        for choice in choices {
+                            assert!(
+                                AnyGame::new(variant, &[format!("{}={choice}", option.key)]).is_ok(),
+                                "{} {choice}",
+                                option.key
+                            );
+                        }
+                        let refused = AnyGame::new(variant, &[format!("{}=maybe", option.key)]);
+                        assert!(matches!(refused, Err(NewGameError::Rules(RuleOptionError::BadValue { .. }))), "{}", option.key);
+                    }
+                    None => {
+                        assert!(AnyGame::new(variant, &[format!("{}=7", option.key)]).is_ok(), "{} takes a number", option.key)
+                    }
+                }
+            }
+        }
+    }
 }

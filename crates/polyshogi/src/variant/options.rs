@@ -32,6 +32,34 @@ impl fmt::Display for RuleOptionError {
 
 impl std::error::Error for RuleOptionError {}
 
+/// One rule option as a lobby offers it: its key, its default for the variant, and its choices
+/// (`None` for a free value such as a number).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RuleOptionInfo {
+    pub key: &'static str,
+    pub default: String,
+    pub choices: Option<&'static [&'static str]>,
+}
+
+/// The choices of every on/off option, as written in `key=value` text.
+pub const BOOL_CHOICES: &[&str] = &["true", "false"];
+
+/// Pairs each key with its default (from `defaults`, the `key=value` text of a default rule set
+/// in key order) and its choices.
+pub(crate) fn describe(
+    keys: &[&'static str],
+    defaults: Vec<String>,
+    choices: impl Fn(&str) -> Option<&'static [&'static str]>,
+) -> Vec<RuleOptionInfo> {
+    keys.iter()
+        .zip(defaults)
+        .map(|(&key, pair)| {
+            let default = pair.split_once('=').map_or(String::new(), |(_, value)| value.to_string());
+            RuleOptionInfo { key, default, choices: choices(key) }
+        })
+        .collect()
+}
+
 /// Splits `key=value`.
 pub fn split_option(text: &str) -> Result<(&str, &str), RuleOptionError> {
     let (key, value) = text.split_once('=').ok_or_else(|| RuleOptionError::Malformed(text.to_string()))?;
@@ -49,6 +77,8 @@ macro_rules! choice {
 
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The text of each choice, in `ALL` order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
 
             pub const fn name(self) -> &'static str {
                 match self {
@@ -61,7 +91,7 @@ macro_rules! choice {
                     RuleOptionError::BadValue {
                         key: key.to_string(),
                         value: value.to_string(),
-                        expected: Self::ALL.iter().map(|c| c.name()).collect::<Vec<_>>().join("|"),
+                        expected: Self::NAMES.join("|"),
                     }
                 })
             }
@@ -74,9 +104,7 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, RuleOptionError> {
     match value {
         "true" | "on" | "yes" => Ok(true),
         "false" | "off" | "no" => Ok(false),
-        _ => {
-            Err(RuleOptionError::BadValue { key: key.to_string(), value: value.to_string(), expected: "true|false".to_string() })
-        }
+        _ => Err(RuleOptionError::BadValue { key: key.to_string(), value: value.to_string(), expected: BOOL_CHOICES.join("|") }),
     }
 }
 

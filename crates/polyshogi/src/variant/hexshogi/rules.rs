@@ -1,7 +1,7 @@
 //! The rule options of the two Hex Shogi 91 games (RULES.md §2, §5): which game, and one field
 //! per question the sources leave open, with the project's defaults for that game.
 
-use crate::variant::options::{parse_bool, parse_number, split_option, RuleOptionError};
+use crate::variant::options::{parse_bool, parse_number, split_option, RuleOptionError, BOOL_CHOICES};
 use crate::variant::Variant;
 
 /// Which of the two games on the 91-cell board.
@@ -87,6 +87,14 @@ impl HexShogiRules {
             _ => return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() }),
         }
         Ok(())
+    }
+
+    /// The choices of one of `KEYS`; `None` for a number (and for an unknown key).
+    pub fn choices(key: &str) -> Option<&'static [&'static str]> {
+        match key {
+            "pawn_drop_no_pawn_support" | "pawn_drop_may_not_attack_king" => Some(BOOL_CHOICES),
+            _ => None,
+        }
     }
 
     /// Every option as `key=value`, in `KEYS` order.

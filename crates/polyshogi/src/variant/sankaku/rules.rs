@@ -1,7 +1,7 @@
 //! Sankaku Shogi's rule options (RULES.md §3.3, §3.5 and §5 #26–29): one field per question
 //! the source leaves open, with the project's defaults.
 
-use crate::variant::options::{choice, parse_bool, split_option, RuleOptionError};
+use crate::variant::options::{choice, parse_bool, split_option, RuleOptionError, BOOL_CHOICES};
 
 choice!(
     /// Repeated positions (§3.5).
@@ -43,6 +43,15 @@ impl SankakuRules {
             _ => return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() }),
         }
         Ok(())
+    }
+
+    /// The choices of one of `KEYS` (`None` for an unknown key).
+    pub fn choices(key: &str) -> Option<&'static [&'static str]> {
+        match key {
+            "soldier_step_captures" | "chariot_run_down_multiple" => Some(BOOL_CHOICES),
+            "repetition" => Some(Repetition::NAMES),
+            _ => None,
+        }
     }
 
     /// Every option as `key=value`, in `KEYS` order.

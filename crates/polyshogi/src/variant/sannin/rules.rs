@@ -1,7 +1,7 @@
 //! Sannin shogi's rule options (RULES.md §5): one field per question the sources leave open,
 //! with the project's defaults.
 
-use crate::variant::options::{choice, parse_bool, parse_number, split_option, RuleOptionError};
+use crate::variant::options::{choice, parse_bool, parse_number, split_option, RuleOptionError, BOOL_CHOICES};
 
 choice!(
     /// Which eligible targets an illumination removes (§1.11).
@@ -142,6 +142,24 @@ impl SanninRules {
             _ => return Err(RuleOptionError::UnknownKey { key: key.to_string(), known: Self::KEYS.to_vec() }),
         }
         Ok(())
+    }
+
+    /// The choices of one of `KEYS`; `None` for a number (and for an unknown key).
+    pub fn choices(key: &str) -> Option<&'static [&'static str]> {
+        Some(match key {
+            "alliance" => PreGameAlliance::NAMES,
+            "compulsory" => Compulsory::NAMES,
+            "illumination" => Illumination::NAMES,
+            "dead_cell_rule" => DeadCellRule::NAMES,
+            "allied_promotion" => AlliedPromotion::NAMES,
+            "mate_evaluation" => MateEvaluation::NAMES,
+            "turn_after_mate" => TurnAfterMate::NAMES,
+            "stalemate" => Stalemate::NAMES,
+            "repetition" => Repetition::NAMES,
+            "max_plies" => return None,
+            _ if Self::KEYS.contains(&key) => BOOL_CHOICES,
+            _ => return None,
+        })
     }
 
     /// Every option as `key=value`, in `KEYS` order.
