@@ -40,6 +40,7 @@ export const api = {
   createGame: (body) => postJSON('/api/games', body),
   game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`),
   record: (id) => getText(`/api/games/${encodeURIComponent(id)}/record`),
+  position: (id, ply) => getJSON(`/api/games/${encodeURIComponent(id)}/positions/${ply}`),
 };
 
 /**

@@ -79,58 +79,6 @@ export function matchIllumination(index, cell, chosen) {
   return null;
 }
 
-/**
- * A board after one move, for positions the client did not see (best effort, from the move
- * text and the event texts; automatic promotions and the like are not known).
- * `snapshot` = { board: [{cell, seat, letter, promoted}], hands: {seat: {letter: n}} }.
- */
-export function applyMove(snapshot, moveText, mover, events = []) {
-  const board = new Map(snapshot.board.map((p) => [p.cell, { ...p }]));
-  const hands = {};
-  for (const [seat, hand] of Object.entries(snapshot.hands || {})) hands[seat] = { ...hand };
-  const addToHand = (letter) => {
-    hands[mover] = hands[mover] || {};
-    hands[mover][letter] = (hands[mover][letter] || 0) + 1;
-  };
-  const mv = parseMove(moveText);
-  if (!mv) return null;
-  if (mv.kind === 'board') {
-    const piece = board.get(mv.from);
-    if (!piece) return null;
-    const captured = board.get(mv.to);
-    if (captured && captured.seat !== mover) addToHand(captured.letter);
-    board.delete(mv.from);
-    board.set(mv.to, { ...piece, cell: mv.to, promoted: piece.promoted || mv.promote });
-  } else if (mv.kind === 'drop') {
-    const hand = hands[mover] || {};
-    if (hand[mv.letter]) {
-      hand[mv.letter] -= 1;
-      if (!hand[mv.letter]) delete hand[mv.letter];
-    }
-    board.set(mv.to, { cell: mv.to, seat: mover, letter: mv.letter, promoted: false });
-  } else if (mv.kind === 'illuminate') {
-    for (const t of mv.targets) {
-      const victim = board.get(t);
-      if (victim) addToHand(victim.letter);
-      board.delete(t);
-    }
-  }
-  // What the events of the move tell: players leaving the game take their pieces with them;
-  // in Sannin, the lone player's king is promoted when an alliance forms against him.
-  for (const event of events) {
-    const out = /^(\S+) (?:checkmated by|has no legal action|resigns)/.exec(event);
-    if (out) {
-      for (const [cell, piece] of board) if (piece.seat === out[1]) board.delete(cell);
-      hands[out[1]] = {};
-    }
-    const alliance = /^alliance \S+ against (\S+)/.exec(event);
-    if (alliance) {
-      for (const piece of board.values()) if (piece.seat === alliance[1] && piece.letter === 'K') piece.promoted = true;
-    }
-  }
-  return { board: [...board.values()], hands };
-}
-
 /** Piece names for screen readers and titles, by variant. */
 const SHOGI_NAMES = { K: 'king', R: 'rook', B: 'bishop', G: 'gold', S: 'silver', N: 'knight', L: 'lance', P: 'pawn' };
 const SANKAKU_NAMES = { E: 'emperor', C: 'chariot', H: 'cavalry', G: 'general', S: 'soldier' };

@@ -152,7 +152,9 @@ async function start() {
     showBanner(`The board of ${first.variant} cannot be loaded: ${err.message}`);
     return;
   }
-  history = new History(gameId);
+  history = new History(gameId, (ply) => {
+    if (viewPly === ply) render();
+  });
   board = new BoardView($('board'), layout, {
     variant: first.variant,
     seats: first.seats.map((s) => s.seat),
@@ -524,16 +526,19 @@ function renderBoard(seat) {
   const viewing = $('viewing');
   board.container.classList.remove('unavailable');
   if (reviewing) {
-    const found = history.at(viewPly, game.moves);
+    const shown = viewPly;
+    const position = history.at(shown, (err) => {
+      if (viewPly === shown) showNotice(`The position after move ${shown} could not be fetched: ${err.message}`);
+    });
     const mv = game.moves[viewPly - 1];
     viewing.hidden = false;
     const what = viewPly === 0 ? 'the start position' : `the position after move ${viewPly} (${mv.seat} ${mv.short || mv.move})`;
-    if (found) {
-      $('viewing-text').textContent = `Showing ${what}${found.exact ? '' : ', rebuilt from the move text'}.`;
-      view = { board: found.snap.board, lastMove: mv ? moveCells(mv.move) : [] };
-      renderHands(found.snap.hands, null);
+    if (position) {
+      $('viewing-text').textContent = `Showing ${what}.`;
+      view = { board: position.board, lastMove: mv ? moveCells(mv.move) : [] };
+      renderHands(position.hands, null);
     } else {
-      $('viewing-text').textContent = `${what[0].toUpperCase()}${what.slice(1)} was played before this browser joined the game; only its move text is known.`;
+      $('viewing-text').textContent = `Fetching ${what}…`;
       board.container.classList.add('unavailable');
       view = { board: [], lastMove: [] };
       renderHands({}, null);

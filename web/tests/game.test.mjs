@@ -5,7 +5,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, launch, newPage, getJSON, waitPly, waitActing, waitTurnAfter, boardOf, serverBoard, cellsOf, screenshot,
+  BASE, launch, newPage, getJSON, waitPly, waitActing, waitTurnAfter, waitViewing, boardOf, serverBoard, cellsOf, screenshot,
 } from './helpers.mjs';
 
 const T = { timeout: 120000 };
@@ -160,8 +160,15 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     await waitPly(view, live.moves.length);
     assert.deepEqual(await boardOf(view), serverBoard(live), 'the spectator draws the server\'s position');
     await view.click(`#moves [data-ply="${ply + 1}"]`);
-    await view.waitForSelector(`#game[data-viewing="${ply + 1 === live.moves.length ? 'live' : ply + 1}"]`);
+    await waitViewing(view, ply + 1 === live.moves.length ? 'live' : ply + 1);
     assert.match((await boardOf(view))[to] || '', /^First:/, 'the spectator sees First\'s piece arrive');
+    // The spectator joined late; the positions before he came are fetched from the server.
+    await view.click('#moves [data-ply="1"]');
+    await waitViewing(view, 1);
+    assert.match(await view.locator('#viewing-text').innerText(), /^Showing the position after move 1/);
+    const drawn = await boardOf(view);
+    assert.equal(drawn['4d'], 'First:P');
+    assert.deepEqual(drawn, serverBoard(await getJSON(`/api/games/${created.id}/positions/1`)));
     await screenshot(view, 'sannin-spectator.png');
     assert.deepEqual(view.errors, []);
     await spectator.context.close();
@@ -172,7 +179,7 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     const state = await getJSON(`/api/games/${created.id}`);
     const second = cellsOf(state.moves[1].move); // Middle's first move
     await page.click('#moves [data-ply="1"]');
-    await page.waitForSelector('#game[data-viewing="1"]');
+    await waitViewing(page, 1);
     assert.match(await page.locator('#viewing-text').innerText(), /after move 1/);
     let drawn = await boardOf(page);
     assert.equal(drawn['4d'], 'First:P');
@@ -181,16 +188,16 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     // Clicks on the board do nothing while an earlier position is shown.
     assert.equal(await page.locator('#board .cell.movable').count(), 0);
     await page.click('#nav-next');
-    await page.waitForSelector('#game[data-viewing="2"]');
+    await waitViewing(page, 2);
     drawn = await boardOf(page);
     if (second) assert.match(drawn[second.to] || '', /^Middle:/, 'Middle\'s move is shown');
     await page.click('#nav-first');
-    await page.waitForSelector('#game[data-viewing="0"]');
+    await waitViewing(page, 0);
     assert.equal((await boardOf(page))['3c'], 'First:P', 'the start position');
     // Keys in the move list: End goes back to the game.
     await page.focus('#moves [aria-current="true"]');
     await page.keyboard.press('ArrowDown');
-    await page.waitForSelector('#game[data-viewing="1"]');
+    await waitViewing(page, 1);
     await page.keyboard.press('End');
     await page.waitForSelector('#game[data-viewing="live"]');
     assert.deepEqual(await boardOf(page), serverBoard(await getJSON(`/api/games/${created.id}`)));

@@ -73,6 +73,15 @@ export async function waitTurnAfter(page, seat, ply) {
   }, [seat, ply]);
 }
 
+/**
+ * Waits until the page shows the position after move `viewing` ('live' for the game as it
+ * stands) with its pieces drawn: an earlier position may first have to come from the server.
+ */
+export async function waitViewing(page, viewing) {
+  await page.waitForSelector(`#game[data-viewing="${viewing}"]`);
+  await page.waitForSelector('#board:not(.unavailable)');
+}
+
 export function cellsOf(text) {
   const m = /^\+?[A-Z](\d{1,2}[a-z]|[a-z]\d{1,2})[-x](\d{1,2}[a-z]|[a-z]\d{1,2})\+?$/.exec(text);
   return m ? { from: m[1], to: m[2] } : null;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  BASE, ARTIFACTS, launch, newPage, getJSON, waitPly, waitActing, boardOf, clickMove, screenshot,
+  BASE, ARTIFACTS, launch, newPage, getJSON, waitPly, waitActing, waitViewing, boardOf, clickMove, screenshot,
 } from './helpers.mjs';
 
 const T = { timeout: 180000 };
@@ -99,7 +99,7 @@ describe('hot-seat games', { concurrency: false }, () => {
     // The end screen closes to review the game.
     await page.click('#end-review');
     await page.click('#moves [data-ply="4"]');
-    await page.waitForSelector('#game[data-viewing="4"]');
+    await waitViewing(page, 4);
     assert.equal((await boardOf(page))['5a'], 'First:+P');
     assert.deepEqual(page.errors, []);
     await context.close();

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  parseMove, indexLegalMoves, destinations, illuminationTargets, matchIllumination, applyMove,
+  parseMove, indexLegalMoves, destinations, illuminationTargets, matchIllumination,
 } from '../js/moves.js';
 import { createGame, getJSON } from './helpers.mjs';
 
@@ -35,24 +35,6 @@ test('legal moves are grouped by piece, drop and illumination', () => {
   assert.equal(matchIllumination(index, '1d', new Set(['5d'])), null);
   assert.equal(index.pass, 'pass');
   assert.deepEqual([...destinations(index, '1d').keys()], ['2c']);
-});
-
-test('a position is rebuilt from move text and events', () => {
-  const before = {
-    board: [
-      { cell: '3c', seat: 'First', letter: 'P', promoted: false }, { cell: '4d', seat: 'Last', letter: 'B', promoted: true },
-      { cell: '10m', seat: 'Middle', letter: 'K', promoted: false }, { cell: '1d', seat: 'First', letter: 'K', promoted: false },
-    ],
-    hands: { First: {}, Middle: { P: 1 }, Last: {} },
-  };
-  const after = applyMove(before, 'P3cx4d+', 'First', ['Middle checkmated by First']);
-  const at = Object.fromEntries(after.board.map((p) => [p.cell, `${p.seat}:${p.promoted ? '+' : ''}${p.letter}`]));
-  assert.deepEqual(at, { '4d': 'First:+P', '1d': 'First:K' });
-  assert.deepEqual(after.hands.First, { B: 1 }, 'a capture goes to the hand unpromoted');
-  assert.deepEqual(after.hands.Middle, {}, 'a mated player\'s hand is gone');
-  const drop = applyMove(before, 'P*5e', 'Middle');
-  assert.deepEqual(drop.hands.Middle, {});
-  assert.ok(drop.board.some((p) => p.cell === '5e' && p.seat === 'Middle'));
 });
 
 test('every legal move the server sends is understood', { timeout: 30000 }, async () => {

@@ -36,6 +36,7 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))
+        .route("/api/games/{id}/positions/{ply}", get(game_position))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .merge(web::routes())
         .with_state(app)
@@ -83,6 +84,25 @@ async fn game_record(State(app): State<AppState>, Path(id): Path<String>) -> Res
     };
     match room.record().await {
         Some(record) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], record).into_response(),
+        None => error_response(StatusCode::SERVICE_UNAVAILABLE, "the game is not available"),
+    }
+}
+
+/// The position after move `ply` (0: the start), for going back through a game.
+async fn game_position(State(app): State<AppState>, Path((id, ply)): Path<(String, String)>) -> Response {
+    let Ok(plies) = ply.parse::<usize>() else {
+        return error_response(StatusCode::BAD_REQUEST, format!("`{ply}` is not a move number (0 is the start)"));
+    };
+    let room = match find_room(&app, &id).await {
+        Ok(room) => room,
+        Err(response) => return response,
+    };
+    match room.position(plies).await {
+        Some(Some(mut position)) => {
+            position.insert("ply".into(), json!(plies));
+            Json(Value::Object(position)).into_response()
+        }
+        Some(None) => error_response(StatusCode::NOT_FOUND, format!("game `{id}` has fewer than {plies} moves")),
         None => error_response(StatusCode::SERVICE_UNAVAILABLE, "the game is not available"),
     }
 }

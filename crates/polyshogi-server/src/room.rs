@@ -128,6 +128,11 @@ enum Command {
     Record {
         reply: oneshot::Sender<String>,
     },
+    /// The position after a number of moves; `None` past the last move.
+    Position {
+        plies: usize,
+        reply: oneshot::Sender<Option<Map<String, Value>>>,
+    },
 }
 
 /// A bot's answer from the blocking pool; `generation` is the action count it was asked at.
@@ -188,6 +193,14 @@ impl RoomHandle {
     pub async fn record(&self) -> Option<String> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Record { reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// The position after `plies` moves: `None` when the game is not available, `Some(None)`
+    /// past the last move.
+    pub async fn position(&self, plies: usize) -> Option<Option<Map<String, Value>>> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Position { plies, reply }).await.ok()?;
         rx.await.ok()
     }
 }
@@ -364,6 +377,9 @@ impl Room {
             }
             Command::Record { reply } => {
                 let _ = reply.send(self.record());
+            }
+            Command::Position { plies, reply } => {
+                let _ = reply.send(self.table.position_after(plies));
             }
         }
     }

@@ -345,6 +345,12 @@ impl Table {
         view
     }
 
+    /// The position after `plies` moves (and what followed them) as the client draws it:
+    /// to_move, board and hands; `None` past the last move.
+    pub fn position_after(&self, plies: usize) -> Option<Map<String, Value>> {
+        with_game!(&self.game, g => g.position_after(plies).map(|pos| position_view(&pos, &self.cells)))
+    }
+
     /// Each seat's place once the game is over, in seat order.
     pub fn placings(&self) -> Option<Vec<u8>> {
         self.placings.map(|placings| self.seats().into_iter().map(|s| placings[s]).collect())
@@ -380,6 +386,19 @@ fn names_of(table: &Table, set: PlayerSet) -> Vec<&'static str> {
 
 fn rules_view<P: Rules>(game: &Game<P>, cells: &[Cell]) -> Map<String, Value> {
     let pos = game.position();
+    let over = pos.outcome().is_some();
+    let mut view = position_view(pos, cells);
+    let mut legal = MoveList::new();
+    if !over && !pos.decision_pending() {
+        game.legal_moves(&mut legal);
+    }
+    let legal_texts: Vec<String> = legal.iter().map(|&m| move_text::canonical(pos, m)).collect();
+    view.insert("legal_moves".into(), json!(legal_texts));
+    view
+}
+
+/// A position as the client draws it: to_move (null once the game is over), board and hands.
+fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
     let name = |p: Player| pos.seat_name(p);
     let mut view = Map::new();
     let over = pos.outcome().is_some();
@@ -408,12 +427,6 @@ fn rules_view<P: Rules>(game: &Game<P>, cells: &[Cell]) -> Map<String, Value> {
         })
         .collect();
     view.insert("hands".into(), Value::Object(hands));
-    let mut legal = MoveList::new();
-    if !over && !pos.decision_pending() {
-        game.legal_moves(&mut legal);
-    }
-    let legal_texts: Vec<String> = legal.iter().map(|&m| move_text::canonical(pos, m)).collect();
-    view.insert("legal_moves".into(), json!(legal_texts));
     view
 }
 

@@ -271,6 +271,7 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     let mut first = server.connect(&id, Some(&token(&created, 0))).await;
     let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
     let mut last = server.connect(&id, Some(&token(&created, 2))).await;
+    let start = server.state(&id).await;
 
     first.send(json!({ "type": "offer_draw" })).await;
     first.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;
@@ -280,9 +281,11 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
     let state = first.until_state("the move", |s| moves(s).len() == 1).await;
     assert_eq!(state["draw_offered_by"], json!(["First"]));
+    let after_first_move = state;
     middle.send(json!({ "type": "move", "move": "P10k-10j" })).await;
     let state = middle.until_state("the move", |s| moves(s).len() == 2).await;
     assert_eq!(state["draw_offered_by"], json!([]));
+    let before_resignation = state;
 
     last.send(json!({ "type": "resign" })).await;
     let state = last.until_state("the resignation", |s| seat_entry(s, "Last")["active"] == false).await;
@@ -308,6 +311,26 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     assert!(record.contains("resign:Last {Last resigns}") && record.contains(" draw {draw among First+Middle"), "{record}");
     assert!(!record.contains("[Result \"*\"]"), "{record}");
     assert_replays_to(&record, &state);
+
+    // Going back through the game: each position as it was once that many moves were played.
+    let position = |ply: usize| format!("/api/games/{id}/positions/{ply}");
+    assert_eq!(server.get_json(&position(0)).await, drawn(&start, 0));
+    assert_eq!(server.get_json(&position(1)).await, drawn(&after_first_move, 1));
+    assert_eq!(server.get_json(&position(2)).await, drawn(&state, 2), "after move 2 come Last's resignation and the draw");
+    assert_ne!(drawn(&state, 2)["board"], drawn(&before_resignation, 2)["board"], "Last's pieces left with him");
+    for (ply, status, error) in
+        [("3", 404, "fewer than 3 moves"), ("-1", 400, "not a move number"), ("two", 400, "not a move number")]
+    {
+        let response = server.get(&format!("/api/games/{id}/positions/{ply}")).await;
+        assert_eq!(response.status().as_u16(), status, "{ply}");
+        let body: Value = response.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().contains(error), "{ply}: {body}");
+    }
+}
+
+/// What a client draws of a state: the position after `ply` moves.
+fn drawn(state: &Value, ply: usize) -> Value {
+    json!({ "ply": ply, "to_move": state["to_move"], "board": state["board"], "hands": state["hands"] })
 }
 
 /// The record replays, resignations and draws included, to the game's final position.

@@ -68,6 +68,30 @@ impl<P: Rules> Game<P> {
         &self.keys
     }
 
+    /// The position after the first `plies` moves and the answers and departures that followed
+    /// them, before the next move; `None` past the last move.
+    pub fn position_after(&self, plies: usize) -> Option<P> {
+        if plies > self.moves.len() {
+            return None;
+        }
+        let mut replay = Game::new(self.start.clone());
+        let mut decisions = self.decisions.iter().peekable();
+        let mut departures = self.departures.iter().peekable();
+        for played in 0..=plies {
+            if played > 0 {
+                replay.play_unchecked(self.moves[played - 1]);
+            }
+            // At one move count the answers come before the departures, as they were played.
+            while let Some(&(_, accept)) = decisions.next_if(|(after, _)| *after == played) {
+                replay.answer_pending(accept).expect("a recorded answer replays");
+            }
+            while let Some(&(_, departure)) = departures.next_if(|(after, _)| *after == played) {
+                replay.depart(departure).expect("a recorded departure replays");
+            }
+        }
+        Some(replay.position)
+    }
+
     /// The legal actions, with the repetition rule applied.
     pub fn legal_moves(&self, out: &mut MoveList) {
         self.position.legal_moves(out);

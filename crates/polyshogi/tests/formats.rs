@@ -975,3 +975,34 @@ fn bad_departures_are_named_with_their_place() {
     let bad = replay(record).unwrap().bad_move.expect("a player resigns once");
     assert_eq!(bad.number, 3);
 }
+
+#[test]
+fn position_after_replays_the_moves_answers_and_departures_before_each_move() {
+    // A game under `compulsory=confirm` in which an alliance was answered, then a resignation.
+    let mut found = None;
+    for seed in 0..300 {
+        let mut game = SanninGame::new(SanninPosition::start(rules_of(&["compulsory=confirm"])));
+        // seen[k]: the position once k moves and what followed them were played.
+        let mut seen = vec![game.start().to_text()];
+        let mut note = |g: &SanninGame| {
+            seen.truncate(g.moves().len());
+            seen.push(g.position().to_text());
+        };
+        play_random(&mut game, &choices_from_seed(seed, 80), |_, _, g, _| note(g));
+        let resigner = game.position().to_move();
+        if game.decisions().is_empty() || game.position().outcome().is_some() || game.position().decision_pending() {
+            continue;
+        }
+        game.depart(Departure::Resigned(resigner)).unwrap();
+        note(&game);
+        play_random(&mut game, &choices_from_seed(seed + 1000, 6), |_, _, g, _| note(g));
+        found = Some((game, seen));
+        break;
+    }
+    let (game, seen) = found.expect("a game with an answered alliance in 300 seeds");
+    assert_eq!(seen.len(), game.moves().len() + 1);
+    for (plies, text) in seen.iter().enumerate() {
+        assert_eq!(game.position_after(plies).map(|p| p.to_text()).as_ref(), Some(text), "after {plies} moves");
+    }
+    assert!(game.position_after(game.moves().len() + 1).is_none());
+}
