@@ -13,6 +13,7 @@ pub mod piece;
 pub mod player;
 pub mod rules;
 pub mod variant;
+mod zobrist;
 
 pub use cellset::CellSet;
 pub use game::{Departure, Game};
