@@ -1,6 +1,7 @@
 //! Text forms: move text, game records (read and written) with their departure tokens,
 //! replaying them, and events in words.
 
+pub(crate) mod board_text;
 pub mod departure;
 pub mod describe;
 pub mod diagram;

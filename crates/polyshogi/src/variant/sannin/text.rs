@@ -11,10 +11,10 @@ use crate::cellset::CellSet;
 use crate::geometry::Cell;
 use crate::layout::{BoardLayout, CellLayout, CellShape};
 use crate::mv::Move;
+use crate::notation::board_text::{self, hand_text, hands_text, parse_board, parse_hands, write_board, HandLimits, SeatLetters};
 use crate::notation::diagram::diagram;
 use crate::notation::position_error::{Fields, ParsePositionError};
 use crate::outcome::{AllianceCause, AllianceFormation, DrawReason, Outcome, WinReason};
-use crate::piece::{Hand, Piece, Role};
 use crate::player::{ByPlayer, Player, PlayerSet};
 use crate::rules::Rules;
 
@@ -38,34 +38,10 @@ fn seats_text(set: PlayerSet) -> String {
 
 /// Cell names grouped by rank, top rank first, each rank left to right in Middle's view.
 fn ranks(pos: &SanninPosition) -> Vec<Vec<Cell>> {
-    let mut ranks: Vec<Vec<Cell>> = Vec::new();
-    let mut last_letter = None;
-    for cell in pos.tables().grid.cells() {
-        let letter = pos.cell_name(cell).chars().last();
-        if letter != last_letter {
-            ranks.push(Vec::new());
-            last_letter = letter;
-        }
-        ranks.last_mut().expect("a rank").push(cell);
-    }
-    ranks
+    board_text::ranks(pos.tables().grid.cells(), |cell| pos.cell_name(cell))
 }
 
-fn hand_text(hand: &Hand) -> String {
-    let text: String = Role::ALL
-        .iter()
-        .filter(|&&r| hand.count(r) > 0)
-        .map(|&r| match hand.count(r) {
-            1 => r.letter().to_string(),
-            n => format!("{n}{}", r.letter()),
-        })
-        .collect();
-    if text.is_empty() {
-        "-".to_string()
-    } else {
-        text
-    }
-}
+const SEATS: SeatLetters<'static> = SeatLetters { players: &Player::ALL, letter: seat_letter };
 
 fn cells_text(pos: &SanninPosition, cells: CellSet) -> String {
     if cells.is_empty() {
@@ -78,35 +54,8 @@ fn cells_text(pos: &SanninPosition, cells: CellSet) -> String {
 impl SanninPosition {
     /// The position string.
     pub fn to_text(&self) -> String {
-        let board: Vec<String> = ranks(self)
-            .iter()
-            .map(|rank| {
-                let mut text = String::new();
-                let mut empty = 0;
-                for &cell in rank {
-                    match self.piece_at(cell) {
-                        None => empty += 1,
-                        Some(piece) => {
-                            if empty > 0 {
-                                text.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            text.push(seat_letter(piece.player).to_ascii_lowercase());
-                            if piece.promoted {
-                                text.push('+');
-                            }
-                            text.push(piece.role.letter());
-                        }
-                    }
-                }
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                }
-                text
-            })
-            .collect();
-        let hands: Vec<String> =
-            Player::ALL.iter().map(|&p| format!("{}:{}", seat_letter(p), hand_text(&self.hands[p]))).collect();
+        let board = write_board(&ranks(self), |cell| self.piece_at(cell), SEATS);
+        let hands = hands_text(|p| hand_text(&self.hands[p]), SEATS);
         let flag_seats = |flags: ByPlayer<bool>| {
             let mut set = PlayerSet::EMPTY;
             for p in Player::ALL.into_iter().filter(|&p| flags[p]) {
@@ -162,7 +111,7 @@ impl SanninPosition {
                 f.move_.pack()
             ));
         }
-        format!("sannin {} {} {} {state}", board.join("/"), seat_letter(self.to_move), hands.join("/"))
+        format!("sannin {board} {} {hands} {state}", seat_letter(self.to_move))
     }
 
     /// Reads a position string (see `to_text`) under `rules`.
@@ -174,11 +123,11 @@ impl SanninPosition {
             return Err(ParsePositionError::at(column, format!("expected `sannin`, found `{variant}`")));
         }
         let (board_column, board) = fields.next("the board")?;
-        let pieces = parse_board(&start, board, board_column)?;
+        let pieces = parse_board(&ranks(&start), board, board_column, SEATS)?;
         let (column, to_move) = fields.next("the player to move (F, M or L)")?;
         let to_move = single_seat(to_move, column)?;
         let (hands_column, hands_text) = fields.next("the hands, like F:2P/M:-/L:-")?;
-        let hands = parse_hands(hands_text, hands_column)?;
+        let hands = parse_hands(hands_text, hands_column, SEATS, HandLimits { most: 24, kings: false })?;
         let (state_column, state) = fields.next("the state, like castle=FML;ready=FML;…")?;
         fields.finish()?;
 
@@ -358,104 +307,6 @@ fn seat_set(text: &str, column: usize) -> Result<PlayerSet, ParsePositionError> 
 fn seat_flags(text: &str, column: usize) -> Result<ByPlayer<bool>, ParsePositionError> {
     let set = seat_set(text, column)?;
     Ok(ByPlayer::new(|p| set.contains(p)))
-}
-
-fn parse_board(start: &SanninPosition, text: &str, column: usize) -> Result<Vec<(Cell, Piece)>, ParsePositionError> {
-    let ranks = ranks(start);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != ranks.len() {
-        return Err(ParsePositionError::at(
-            column,
-            format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len()),
-        ));
-    }
-    let mut pieces = Vec::new();
-    let mut col = column;
-    for (row, cells) in rows.iter().zip(&ranks) {
-        let chars: Vec<char> = row.chars().collect();
-        let mut i = 0;
-        let mut file = 0;
-        while i < chars.len() {
-            let here = col + i;
-            if chars[i].is_ascii_digit() {
-                let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
-                file += digits.parse::<usize>().map_err(|_| ParsePositionError::at(here, "bad count of empty cells"))?;
-                i += digits.len();
-                continue;
-            }
-            let player = seat_of(chars[i])
-                .filter(|_| chars[i].is_ascii_lowercase())
-                .ok_or_else(|| ParsePositionError::at(here, format!("expected f, m, l or a digit, found `{}`", chars[i])))?;
-            i += 1;
-            let promoted = chars.get(i) == Some(&'+');
-            if promoted {
-                i += 1;
-            }
-            let role = chars
-                .get(i)
-                .and_then(|&c| Role::from_letter(c))
-                .ok_or_else(|| ParsePositionError::at(col + i, "expected a piece letter (K R B G S N L P)"))?;
-            i += 1;
-            let cell =
-                *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
-            pieces.push((cell, Piece { player, role, promoted }));
-            file += 1;
-        }
-        if file != cells.len() {
-            return Err(ParsePositionError::at(col, format!("rank describes {file} cells, the board has {}", cells.len())));
-        }
-        col += chars.len() + 1;
-    }
-    Ok(pieces)
-}
-
-fn parse_hands(text: &str, column: usize) -> Result<ByPlayer<Hand>, ParsePositionError> {
-    let mut hands = ByPlayer::<Hand>::default();
-    let mut col = column;
-    let groups: Vec<&str> = text.split('/').collect();
-    if groups.len() != 3 {
-        return Err(ParsePositionError::at(column, "expected three hands, like F:2P/M:-/L:-"));
-    }
-    for (group, expected) in groups.iter().zip(Player::ALL) {
-        let Some((seat, list)) = group.split_once(':') else {
-            return Err(ParsePositionError::at(col, format!("expected `{}:` before a hand", seat_letter(expected))));
-        };
-        if single_seat(seat, col)? != expected {
-            return Err(ParsePositionError::at(col, format!("expected the hand of {} here", seat_letter(expected))));
-        }
-        let start = col + seat.len() + 1;
-        if list != "-" {
-            let chars: Vec<char> = list.chars().collect();
-            let mut i = 0;
-            while i < chars.len() {
-                let digits: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
-                let count: u8 = if digits.is_empty() {
-                    1
-                } else {
-                    digits
-                        .parse()
-                        .ok()
-                        .filter(|&n: &u8| n <= 24)
-                        .ok_or_else(|| ParsePositionError::at(start + i, "a count in hand is at most 24"))?
-                };
-                i += digits.len();
-                let role = chars
-                    .get(i)
-                    .and_then(|&c| Role::from_letter(c))
-                    .filter(|&r| r != Role::King)
-                    .ok_or_else(|| ParsePositionError::at(start + i, "expected a piece letter (R B G S N L P)"))?;
-                if hands[expected].count(role) as u32 + count as u32 > 24 {
-                    return Err(ParsePositionError::at(start + i, "more than 24 pieces of one kind in a hand"));
-                }
-                for _ in 0..count {
-                    hands[expected].add(role);
-                }
-                i += 1;
-            }
-        }
-        col += group.chars().count() + 1;
-    }
-    Ok(hands)
 }
 
 fn parse_cells(start: &SanninPosition, text: &str, column: usize) -> Result<CellSet, ParsePositionError> {
