@@ -1,5 +1,6 @@
-//! The parts of the Sannin and Hex Shogi position strings that are written alike
-//! (docs/FORMATS.md): the board rank by rank, and the hands.
+//! The parts of the position strings that are written alike (docs/FORMATS.md): the board rank
+//! by rank (every game; Sankaku reads its own piece letters through `parse_ranks`), and the
+//! Sannin and Hex Shogi hands.
 //!
 //! Board: ranks separated by `/`, each left to right; a piece is its owner's seat letter in
 //! lower case, `+` if promoted, and its letter; runs of empty cells are digits.
@@ -71,13 +72,15 @@ pub(crate) fn write_board(ranks: &[Vec<Cell>], piece_at: impl Fn(Cell) -> Option
     ranks.iter().map(rank_text).collect::<Vec<_>>().join("/")
 }
 
-/// Reads a board written by `write_board`; `column` is where `text` starts in the line.
-pub(crate) fn parse_board(
+/// Reads a board rank by rank: ranks separated by `/`, runs of empty cells as digits, and each
+/// piece read by `piece` from the characters where it starts (with their column), which answers
+/// the piece and how many characters it used. `column` is where `text` starts in the line.
+pub(crate) fn parse_ranks<P>(
     ranks: &[Vec<Cell>],
     text: &str,
     column: usize,
-    seats: SeatLetters,
-) -> Result<Vec<(Cell, Piece)>, ParsePositionError> {
+    mut piece: impl FnMut(&[char], usize) -> Result<(P, usize), ParsePositionError>,
+) -> Result<Vec<(Cell, P)>, ParsePositionError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != ranks.len() {
         return Err(ParsePositionError::at(
@@ -99,23 +102,12 @@ pub(crate) fn parse_board(
                 i += digits.len();
                 continue;
             }
-            let player = Some(chars[i]).filter(char::is_ascii_lowercase).and_then(|c| seats.seat_of(c)).ok_or_else(|| {
-                ParsePositionError::at(here, format!("expected {} or a digit, found `{}`", seats.lower_case_list(), chars[i]))
-            })?;
-            i += 1;
-            let promoted = chars.get(i) == Some(&'+');
-            if promoted {
-                i += 1;
-            }
-            let role = chars
-                .get(i)
-                .and_then(|&c| Role::from_letter(c))
-                .ok_or_else(|| ParsePositionError::at(col + i, "expected a piece letter (K R B G S N L P)"))?;
-            i += 1;
+            let (read, used) = piece(&chars[i..], here)?;
             let cell =
                 *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
-            pieces.push((cell, Piece { player, role, promoted }));
+            pieces.push((cell, read));
             file += 1;
+            i += used;
         }
         if file != cells.len() {
             return Err(ParsePositionError::at(col, format!("rank describes {file} cells, the board has {}", cells.len())));
@@ -123,6 +115,27 @@ pub(crate) fn parse_board(
         col += chars.len() + 1;
     }
     Ok(pieces)
+}
+
+/// Reads a board written by `write_board`; `column` is where `text` starts in the line.
+pub(crate) fn parse_board(
+    ranks: &[Vec<Cell>],
+    text: &str,
+    column: usize,
+    seats: SeatLetters,
+) -> Result<Vec<(Cell, Piece)>, ParsePositionError> {
+    parse_ranks(ranks, text, column, |chars, here| {
+        let player = Some(chars[0]).filter(char::is_ascii_lowercase).and_then(|c| seats.seat_of(c)).ok_or_else(|| {
+            ParsePositionError::at(here, format!("expected {} or a digit, found `{}`", seats.lower_case_list(), chars[0]))
+        })?;
+        let promoted = chars.get(1) == Some(&'+');
+        let at = 1 + usize::from(promoted);
+        let role = chars
+            .get(at)
+            .and_then(|&c| Role::from_letter(c))
+            .ok_or_else(|| ParsePositionError::at(here + at, "expected a piece letter (K R B G S N L P)"))?;
+        Ok((Piece { player, role, promoted }, at + 1))
+    })
 }
 
 /// One hand: `2PG`, or `-` when empty.

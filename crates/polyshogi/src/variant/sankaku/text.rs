@@ -9,6 +9,7 @@ use super::position::{SankakuPosition, SankakuSetup};
 use super::rules::SankakuRules;
 use super::tables::{SankakuPiece, SankakuRole};
 use crate::geometry::Cell;
+use crate::notation::board_text::{self, parse_ranks};
 use crate::notation::diagram::{diagram_with, Rows};
 use crate::notation::position_error::{Fields, ParsePositionError};
 use crate::outcome::{DrawReason, Outcome, WinReason};
@@ -29,16 +30,7 @@ fn ranks(pos: &SankakuPosition) -> Vec<Vec<Cell>> {
         })
         .collect();
     cells.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut ranks: Vec<Vec<Cell>> = Vec::new();
-    let mut last = None;
-    for (rank, _, cell) in cells {
-        if last != Some(rank) {
-            ranks.push(Vec::new());
-            last = Some(rank);
-        }
-        ranks.last_mut().expect("a rank").push(cell);
-    }
-    ranks
+    board_text::ranks(cells.into_iter().map(|(_, _, cell)| cell), |cell| pos.grid.name(cell))
 }
 
 fn seat_of(c: char) -> Option<Player> {
@@ -163,46 +155,16 @@ fn parse_outcome(text: &str) -> Option<Outcome> {
 }
 
 fn parse_board(start: &SankakuPosition, text: &str, column: usize) -> Result<Vec<(Cell, SankakuPiece)>, ParsePositionError> {
-    let ranks = ranks(start);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != ranks.len() {
-        return Err(ParsePositionError::at(
-            column,
-            format!("the board needs {} ranks separated by `/`, found {}", ranks.len(), rows.len()),
-        ));
-    }
-    let mut pieces = Vec::new();
-    let mut col = column;
-    for (row, cells) in rows.iter().zip(&ranks) {
-        let chars: Vec<char> = row.chars().collect();
-        let mut i = 0;
-        let mut file = 0;
-        while i < chars.len() {
-            let here = col + i;
-            if chars[i].is_ascii_digit() {
-                file += chars[i].to_digit(10).unwrap_or(0) as usize;
-                i += 1;
-                continue;
-            }
-            let role = SankakuRole::from_letter(chars[i].to_ascii_uppercase()).ok_or_else(|| {
-                ParsePositionError::at(
-                    here,
-                    format!("expected a piece letter (E C H G S, lower case for White) or a digit, found `{}`", chars[i]),
-                )
-            })?;
-            let player = if chars[i].is_ascii_uppercase() { Player::First } else { Player::Second };
-            let cell =
-                *cells.get(file).ok_or_else(|| ParsePositionError::at(here, format!("rank has only {} cells", cells.len())))?;
-            pieces.push((cell, SankakuPiece { player, role }));
-            file += 1;
-            i += 1;
-        }
-        if file != cells.len() {
-            return Err(ParsePositionError::at(col, format!("rank describes {file} cells, the board has {}", cells.len())));
-        }
-        col += chars.len() + 1;
-    }
-    Ok(pieces)
+    parse_ranks(&ranks(start), text, column, |chars, here| {
+        let role = SankakuRole::from_letter(chars[0].to_ascii_uppercase()).ok_or_else(|| {
+            ParsePositionError::at(
+                here,
+                format!("expected a piece letter (E C H G S, lower case for White) or a digit, found `{}`", chars[0]),
+            )
+        })?;
+        let player = if chars[0].is_ascii_uppercase() { Player::First } else { Player::Second };
+        Ok((SankakuPiece { player, role }, 1))
+    })
 }
 
 #[cfg(test)]
