@@ -3,7 +3,9 @@
 use arrayvec::ArrayVec;
 
 use crate::cellset::CellSet;
+use crate::geometry::Cell;
 use crate::mv::Move;
+use crate::piece::Piece;
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -117,6 +119,8 @@ pub struct AllianceFormation {
     pub cause: AllianceCause,
     /// The threatened pieces of the lone player.
     pub targets: CellSet,
+    /// For a discovered attack: the ally's ranging piece whose line the move opened, and its cell.
+    pub attacker: Option<(Cell, Piece)>,
     /// The first of the two attacking moves of a dual attack.
     pub earlier_move: Option<Move>,
     /// The move after which the alliance forms.

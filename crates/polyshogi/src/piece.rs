@@ -51,6 +51,20 @@ impl Role {
         }
     }
 
+    /// The role's English name, as players read it in event texts: `rook`, `gold`, …
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::King => "king",
+            Role::Rook => "rook",
+            Role::Bishop => "bishop",
+            Role::Gold => "gold",
+            Role::Silver => "silver",
+            Role::Knight => "knight",
+            Role::Lance => "lance",
+            Role::Pawn => "pawn",
+        }
+    }
+
     pub fn from_letter(letter: char) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.letter() == letter)
     }

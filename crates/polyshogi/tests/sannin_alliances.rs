@@ -12,6 +12,7 @@
 //! Values: K > R = B > G = S = N = L > P, promotion ignored.
 
 use polyshogi::geometry::{HexNaming, HEX127};
+use polyshogi::notation::describe::event_text;
 use polyshogi::notation::move_text;
 use polyshogi::notation::replay::replay;
 use polyshogi::outcome::{AllianceCause, AllianceFormation, WinReason};
@@ -143,12 +144,15 @@ fn alliance_events(events: &Events) -> Vec<Event> {
         .collect()
 }
 
-fn discovered(allies: [Player; 2], against: Player, targets: &[&str], move_: Move) -> AllianceFormation {
+/// A discovered attack by `allies[0]`'s move, opening the line of `allies[1]`'s piece
+/// `attacker` (its cell and piece text) onto `target`.
+fn discovered(allies: [Player; 2], against: Player, target: &str, attacker: (&str, &str), move_: Move) -> AllianceFormation {
     AllianceFormation {
         allies: PlayerSet::of(&allies),
         against,
         cause: AllianceCause::DiscoveredAttack,
-        targets: cells(targets),
+        targets: cells(&[target]),
+        attacker: Some((cell(attacker.0), piece(allies[1], attacker.1))),
         earlier_move: None,
         move_,
     }
@@ -160,6 +164,7 @@ fn dual(allies: [Player; 2], against: Player, targets: &[&str], earlier: Move, m
         against,
         cause: AllianceCause::DualAttack,
         targets: cells(targets),
+        attacker: None,
         earlier_move: Some(earlier),
         move_,
     }
@@ -195,7 +200,7 @@ fn discovered_attack_on_an_undefended_piece_forms_an_alliance() {
     let mut pos = position(discovered_setup(("L", "G", "6i")), &[]);
     let m = mv(&pos, "P10i-10h");
     let events = pos.play(m).unwrap();
-    let formation = discovered([M, F], L, &["6i"], m);
+    let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
     assert_eq!(events.as_slice(), &[Event::AllianceFormed(formation)]);
     assert_eq!(pos.allies(), PlayerSet::of(&[F, M]));
     assert_eq!(pos.to_move(), L);
@@ -210,7 +215,7 @@ fn discovered_check_forms_an_alliance() {
     let mut pos = position(s, &[]);
     let m = mv(&pos, "P10i-10h");
     let events = pos.play(m).unwrap();
-    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["6i"], m))]);
+    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6i", ("12i", "+R"), m))]);
     assert!(pos.in_check(L), "First's +R checks Last along rank i");
     assert_eq!(pos.piece_at(cell("6i")), Some(piece(L, "+K")), "the lone king is promoted at once");
     assert_eq!(pos.to_move(), L);
@@ -222,10 +227,14 @@ fn discovered_attack_by_a_cheaper_piece_on_a_defended_dearer_piece_forms_an_alli
     // First's lance on 3i ranges along First's 1 o'clock (+1,0), west along rank i: 4i, then
     // Middle's pawn on 5i (defended by Middle's gold 5j; lance 2 > pawn 1: no threat), then
     // 6i 7i 8i empty and Last's rook on 9i, defended by Last's gold on 10i (Last's 11 o'clock
-    // step is (−1,0)). Lance (2) < rook (3): a threat although the rook is defended.
+    // step is (−1,0)). Lance (2) < rook (3): a threat although the rook is defended. The rook
+    // looks back along rank i at the lance, which First's gold on 2h defends (First's 11
+    // o'clock step (+1,+1)): rook (3) on a defended lance (2) is no threat, so this is the only
+    // candidate (undefended, the lance would make it a mutual attack: see step 6 below).
     let pieces = [
         ("F", "K", "1d"),
         ("F", "L", "3i"),
+        ("F", "G", "2h"),
         ("M", "K", "10m"),
         ("M", "P", "5i"),
         ("M", "G", "5j"),
@@ -236,7 +245,7 @@ fn discovered_attack_by_a_cheaper_piece_on_a_defended_dearer_piece_forms_an_alli
     let mut pos = position(setup(&pieces, M), &[]);
     let m = mv(&pos, "P5i-5h");
     let events = pos.play(m).unwrap();
-    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["9i"], m))]);
+    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "9i", ("3i", "L"), m))]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,7 +336,7 @@ fn discovered_attack_on_a_defended_piece_of_equal_value_forms_no_alliance() {
     // Control: without its defender the same rook is threatened, and the alliance forms.
     let mut pos = position(discovered_setup(("L", "R", "7i")), &[]);
     let m = mv(&pos, "P10i-10h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["7i"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "7i", ("12i", "+R"), m))]);
 }
 
 #[test]
@@ -341,7 +350,7 @@ fn discovered_attack_by_a_stronger_piece_on_a_defended_piece_forms_no_alliance()
     // Control: undefended, the same gold is threatened.
     let mut pos = position(discovered_setup(("L", "G", "7i")), &[]);
     let m = mv(&pos, "P10i-10h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["7i"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "7i", ("12i", "+R"), m))]);
 }
 
 #[test]
@@ -496,7 +505,7 @@ fn compulsory_confirm_proposes_and_blocks_play_until_answered() {
     let mut pos = confirm_position();
     assert_eq!(pos.answer_alliance(true), Err(IllegalMove::NoAllianceProposal));
     let m = mv(&pos, "P10i-10h");
-    let formation = discovered([M, F], L, &["6i"], m);
+    let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
     assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceProposed(formation)]);
     assert_eq!(pos.pending_alliance(), Some(formation));
     assert_eq!(pos.allies(), PlayerSet::EMPTY, "nothing is formed before the answer");
@@ -506,6 +515,13 @@ fn compulsory_confirm_proposes_and_blocks_play_until_answered() {
     assert_eq!(pos.play(king_step), Err(IllegalMove::AllianceProposalPending));
     let pawn_step = Move::Normal { from: cell("10h"), to: cell("10g"), promote: false };
     assert_eq!(pos.play(pawn_step), Err(IllegalMove::AllianceProposalPending));
+    // The position string keeps the proposal whole, the line piece of the attack included.
+    let text = pos.to_text();
+    assert!(text.contains(";proposal=FM:L:discovered:6i:12i:"), "{text}");
+    assert_eq!(SanninPosition::from_text(&text, *pos.rules()), Ok(pos.clone()));
+    let elsewhere = text.replace(":6i:12i:", ":6i:11i:");
+    let err = SanninPosition::from_text(&elsewhere, *pos.rules()).unwrap_err();
+    assert!(err.message.contains("no attacking piece on 11i"), "{err}");
 }
 
 #[test]
@@ -513,7 +529,7 @@ fn compulsory_confirm_accepted_forms_the_alliance_and_the_game_goes_on() {
     let mut pos = confirm_position();
     let m = mv(&pos, "P10i-10h");
     pos.play(m).unwrap();
-    let formation = discovered([M, F], L, &["6i"], m);
+    let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
     assert_eq!(pos.answer_alliance(true).unwrap().as_slice(), &[Event::AllianceFormed(formation)]);
     assert_eq!(pos.pending_alliance(), None);
     assert_eq!(pos.allies(), PlayerSet::of(&[F, M]));
@@ -530,7 +546,7 @@ fn compulsory_confirm_refused_leaves_no_alliance_and_castling_untouched() {
     let mut pos = confirm_position();
     let m = mv(&pos, "P10i-10h");
     pos.play(m).unwrap();
-    let formation = discovered([M, F], L, &["6i"], m);
+    let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
     assert_eq!(pos.answer_alliance(false).unwrap().as_slice(), &[Event::AllianceRefused(formation)]);
     assert_eq!(pos.pending_alliance(), None);
     assert_eq!(pos.allies(), PlayerSet::EMPTY);
@@ -630,7 +646,7 @@ fn without_an_alliance_the_effects_position_is_ordinary() {
 fn formation_cancels_castling_promotes_the_lone_king_and_binds_the_allies() {
     let mut pos = position(effects_setup(), &[]);
     let m = mv(&pos, "P10i-10h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["6i"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6i", ("12i", "+R"), m))]);
 
     // Every unused castling right is gone, and the lone king is promoted at once.
     assert!(no_castling(&pos));
@@ -696,7 +712,7 @@ fn a_move_forming_an_alliance_with_a_player_it_checks_is_illegal() {
     // The alliance-forming move without the check is legal and forms it.
     let mut pos = position(checking_formation_setup(), &[]);
     let m = mv(&pos, "P10i-9h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["6i"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6i", ("12i", "+R"), m))]);
 }
 
 #[test]
@@ -740,7 +756,7 @@ fn dissolution_setup() -> SanninSetup {
 /// Plays the alliance, Last's reply and First's mate; returns the mate's events.
 fn form_and_mate_the_lone_player(pos: &mut SanninPosition) -> Events {
     let m = mv(pos, "P10f-10e");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["6f"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6f", ("12f", "+R"), m))]);
     assert_eq!(play(pos, "G6f-5e").as_slice(), no_events().as_slice());
     // While allied, First's pawn cannot make the promotion its last step needs.
     assert!(!legal(pos).iter().any(|t| t.starts_with("P12g-13h")), "{:?}", legal(pos));
@@ -866,7 +882,7 @@ fn scripted_game_the_lone_player_falls_and_the_former_allies_fight_it_out() {
     let mut game = SanninGame::new(position(s, &[]));
     let events = game_play(&mut game, "P10f-10e");
     let m = game.moves()[0];
-    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["6f"], m))]);
+    assert_eq!(events.as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6f", ("12f", "+R"), m))]);
     assert_eq!(game_play(&mut game, "G6f-5e").as_slice(), no_events().as_slice());
     assert_eq!(
         game_play(&mut game, "+R12f-13g").as_slice(),
@@ -940,7 +956,7 @@ fn discovered_attack_along_a_diagonal_forms_an_alliance() {
     ];
     let mut pos = position(setup(&pieces, M), &[]);
     let m = mv(&pos, "P6i-6h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["10k"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "10k", ("2g", "B"), m))]);
 }
 
 #[test]
@@ -983,7 +999,7 @@ fn promotion_is_ignored_in_piece_values() {
     ];
     let mut pos = position(setup(&pieces, M), &[]);
     let m = mv(&pos, "P5i-5h");
-    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, &["9i"], m))]);
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "9i", ("3i", "L"), m))]);
 }
 
 #[test]
@@ -1068,16 +1084,16 @@ fn the_detector_treats_the_three_seats_alike() {
 
     // The undefended-gold discovered attack, turned once and twice.
     let mut s = discovered_setup(("L", "G", "6i"));
-    let (mut from, mut to, mut target) = ("10i".to_string(), "10h".to_string(), "6i".to_string());
+    let [mut from, mut to, mut target, mut line] = ["10i", "10h", "6i", "12i"].map(String::from);
     let (mut mover, mut attacker, mut victim) = (M, F, L);
     for _ in 0..2 {
         s = rotated(&s);
-        (from, to, target) = (rotated_cell(&from), rotated_cell(&to), rotated_cell(&target));
+        [from, to, target, line] = [&from, &to, &target, &line].map(|c| rotated_cell(c));
         (mover, attacker, victim) = (rotated_player(mover), rotated_player(attacker), rotated_player(victim));
         let mut pos = position(s.clone(), &[]);
         let m = normal_move(&from, &to);
         let events = pos.play(m).unwrap_or_else(|e| panic!("{from}-{to}: {e}; legal {:?}", legal(&pos)));
-        let formation = discovered([mover, attacker], victim, &[target.as_str()], m);
+        let formation = discovered([mover, attacker], victim, &target, (&line, "+R"), m);
         assert_eq!(events.as_slice(), &[Event::AllianceFormed(formation)], "{mover:?} moving");
     }
 
@@ -1221,13 +1237,13 @@ fn an_ally_who_exposes_the_other_to_mate_loses_with_it() {
 }
 
 #[test]
-fn a_discovered_mate_forms_and_dissolves_the_alliance_in_one_move() {
-    // Last's king on 13m, walled in by its own pawns (12l 12m 12k 11l), is on column 13 below
-    // First's +R on 13g, which First's pawn 12g guards; Middle's pawn on 13i (defended by its
-    // gold 12i, Middle's 9 o'clock step) blocks the column. P13i-12h (Middle's 1 o'clock)
-    // discovers the check: the alliance forms, the lone king is promoted, and even as a +K it
-    // can only run up the checked column or take the guarded +R: mate. The lone player's fall
-    // dissolves the alliance on the spot; the mover plays on against First.
+fn a_discovered_mate_is_a_mate_and_forms_no_alliance() {
+    // §1.13 step 5. Last's king on 13m, walled in by its own pawns (12l 12m 12k 11l), is on
+    // column 13 below First's +R on 13g, which First's pawn 12g guards; Middle's pawn on 13i
+    // (defended by its gold 12i, Middle's 9 o'clock step) blocks the column. P13i-12h (Middle's
+    // 1 o'clock) discovers the check, and the king has no legal action: the mate is decided
+    // first, Last is out, and with two players left no alliance forms — so no castling right
+    // is cancelled and nothing dissolves. The mover plays on against First.
     let pieces = [
         ("F", "K", "1d"),
         ("F", "+R", "13g"),
@@ -1245,19 +1261,311 @@ fn a_discovered_mate_forms_and_dissolves_the_alliance_in_one_move() {
     s.may_castle = ByPlayer([true; 3]);
     let mut pos = position(s, &[]);
     let m = mv(&pos, "P13i-12h");
-    assert_eq!(
-        pos.play(m).unwrap().as_slice(),
-        &[
-            Event::AllianceFormed(discovered([M, F], L, &["13m"], m)),
-            Event::Checkmated { player: L, by: M },
-            Event::AllianceDissolved { allies: PlayerSet::of(&[F, M]) },
-        ]
-    );
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::Checkmated { player: L, by: M }]);
     assert_eq!(pos.outcome(), None);
     assert_eq!(pos.active_players(), PlayerSet::of(&[F, M]));
-    assert_eq!(pos.former_allies(), PlayerSet::of(&[F, M]));
-    assert!(no_castling(&pos), "the formation cancelled castling for good");
+    assert_eq!(pos.allies(), PlayerSet::EMPTY);
+    assert_eq!(pos.former_allies(), PlayerSet::EMPTY);
+    assert!(pos.may_castle(F) && pos.may_castle(M), "no alliance formed, so castling survives");
     assert_eq!(pos.to_move(), M, "the mating player moves again");
-    // 12h lies in Last's former territory: Middle promotes again, and may take First's pawn.
+    // 12h lies in Last's former territory: Middle, never allied, promotes there.
     assert!(is_legal(&pos, "P12h-11g+") && is_legal(&pos, "P12hx12g+"), "{:?}", legal(&pos));
+}
+
+// ---------------------------------------------------------------------------------------------
+// §1.13 steps 2, 5 and 6: only new threats are discovered, mate first, several candidates
+
+#[test]
+fn a_discovered_line_onto_an_already_threatened_piece_forms_no_alliance() {
+    // Step 2 counts threats per piece. First's silver on 5i already attacks Last's undefended
+    // gold on 6i (First's 1 o'clock step (+1,0)), so when P10i-10h opens rank i for First's +R
+    // the gold is attacked twice but threatened once, as before: no new threat, no alliance.
+    let mut s = discovered_setup(("L", "G", "6i"));
+    s.pieces.push((cell("5i"), piece(F, "S")));
+    let mut pos = position(s, &[]);
+    assert_eq!(play(&mut pos, "P10i-10h").as_slice(), no_events().as_slice());
+    assert_eq!(pos.allies(), PlayerSet::EMPTY);
+    assert_eq!(pos.last_action().unwrap().new_threats[L].targets, CellSet::EMPTY);
+    // Control: the same line onto the same gold without the silver forms the alliance.
+    let mut pos = position(discovered_setup(("L", "G", "6i")), &[]);
+    let m = mv(&pos, "P10i-10h");
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6i", ("12i", "+R"), m))]);
+}
+
+/// Step 5 with a dual attack. First's +R 6a-7a attacks Last's undefended gold on 7f down column
+/// 7. Middle then drops a lance on 13j: it looks up column 13 (Middle's 11 o'clock (0,−1))
+/// through 13i and 13h at Last's king on 13g — a second threat on a different piece, and a
+/// check. The king's steps are 12g and 12f (its own pawns, guarded by nothing of the others'
+/// and so no escape) and 13h (on the lance's column); nothing of Last's can reach 13h or 13i or
+/// take the lance, and Last holds nothing in hand: mate. Promoted, the same king would jump
+/// diagonally to 11f or 12h, which nobody attacks.
+fn lance_drop_mate_setup() -> SanninSetup {
+    let pieces = [
+        ("F", "K", "1g"),
+        ("F", "+R", "6a"),
+        ("M", "K", "7m"),
+        ("L", "K", "13g"),
+        ("L", "P", "12g"),
+        ("L", "P", "12f"),
+        ("L", "G", "7f"),
+    ];
+    let mut s = setup(&pieces, F);
+    s.hands[M].add(Role::Lance);
+    s
+}
+
+#[test]
+fn a_lance_drop_that_mates_and_completes_a_dual_attack_forms_no_alliance() {
+    let mut pos = position(lance_drop_mate_setup(), &[]);
+    assert_eq!(play(&mut pos, "+R6a-7a").as_slice(), no_events().as_slice());
+    assert_eq!(pos.last_action().unwrap().new_threats[L].targets, cells(&["7f"]));
+    let events = play(&mut pos, "L*13j");
+    assert_eq!(events.as_slice(), &[Event::Checkmated { player: L, by: M }]);
+    assert_eq!(pos.active_players(), PlayerSet::of(&[F, M]));
+    assert_eq!(pos.allies(), PlayerSet::EMPTY);
+    assert_eq!(pos.former_allies(), PlayerSet::EMPTY);
+    assert_eq!(pos.to_move(), M, "the mating player moves again");
+
+    // Why the order matters: had the alliance formed first, Last's king would have been
+    // promoted and would escape the check the drop gave.
+    let mut s = lance_drop_mate_setup();
+    s.pieces.retain(|&(c, _)| c != cell("6a"));
+    s.pieces.push((cell("7a"), piece(F, "+R")));
+    s.pieces.push((cell("13j"), piece(M, "L")));
+    s.hands[M] = Default::default();
+    s.to_move = L;
+    for (king, escapes) in [("K", false), ("+K", true)] {
+        let mut promoted = s.clone();
+        promoted.pieces.retain(|&(c, _)| c != cell("13g"));
+        promoted.pieces.push((cell("13g"), piece(L, king)));
+        let pos = position(promoted, &["compulsory=off"]);
+        assert!(pos.in_check(L));
+        assert_eq!(!legal(&pos).is_empty(), escapes, "{king}: {:?}", legal(&pos));
+    }
+}
+
+#[test]
+fn a_move_that_mates_the_player_it_would_ally_with_is_legal() {
+    // The rule against forming an alliance while checking the new ally is judged after step 5.
+    // Middle's +R 5c-1c opens column 5 for First's +R on 5a onto Last's undefended gold on 5f
+    // (an alliance of Middle and First) and checks First's king on 1a up column 1. The king's
+    // other cells, 2a and 2b, hold its own pawns, and nothing of First's reaches 1b or 1c: mate.
+    // A mate is no alliance, so the move is legal, and First is out. (Middle's +R was defended
+    // on 5c by its gold on 6d, so First's +R did not threaten it: the move is no defence.)
+    let pieces = [
+        ("F", "K", "1a"),
+        ("F", "P", "2a"),
+        ("F", "P", "2b"),
+        ("F", "+R", "5a"),
+        ("M", "K", "10m"),
+        ("M", "+R", "5c"),
+        ("M", "G", "6d"),
+        ("L", "K", "13g"),
+        ("L", "G", "5f"),
+    ];
+    let mut pos = position(setup(&pieces, M), &[]);
+    assert!(is_legal(&pos, "+R5c-1c"), "{:?}", legal(&pos));
+    assert_eq!(play(&mut pos, "+R5c-1c").as_slice(), &[Event::Checkmated { player: F, by: M }]);
+    assert_eq!(pos.active_players(), PlayerSet::of(&[M, L]));
+    assert_eq!(pos.allies(), PlayerSet::EMPTY);
+    assert_eq!(pos.to_move(), M);
+    // Control: one step short, on 2c, the +R neither checks nor mates, and the same opened line
+    // forms the alliance of Middle and First.
+    let mut pos = position(setup(&pieces, M), &[]);
+    let m = mv(&pos, "+R5c-2c");
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "5f", ("5a", "+R"), m))]);
+}
+
+/// A mutual discovered attack. Middle's pawn on 10i (defended by its gold on 10j) stands between
+/// First's +R on 12i and Last's +R on 6i, both undefended. P10i-10h opens rank i, and each +R
+/// now threatens the other: a candidate alliance of Middle and First against Last, and one of
+/// Middle and Last against First. Neither is a check. Kings: First 1a, Middle 13m, Last 13g,
+/// off every line of both rooks.
+fn mutual_discovery_setup() -> SanninSetup {
+    let pieces = [
+        ("F", "K", "1a"),
+        ("F", "+R", "12i"),
+        ("M", "K", "13m"),
+        ("M", "P", "10i"),
+        ("M", "G", "10j"),
+        ("L", "K", "13g"),
+        ("L", "+R", "6i"),
+    ];
+    setup(&pieces, M)
+}
+
+#[test]
+fn a_mutual_discovered_attack_allies_the_mover_with_the_next_player() {
+    // Step 6: neither threat is a check, so the mover allies with the player who moves after
+    // him (Last, after Middle), against the player who moved before him. Turned by 120° and
+    // 240°, the mover is Last and then First, and the rule picks by turn order, not by seat.
+    let mut s = mutual_discovery_setup();
+    let [mut from, mut to, mut first_rook, mut last_rook] = ["10i", "10h", "12i", "6i"].map(String::from);
+    let (mut mover, mut before, mut after) = (M, F, L);
+    for turn in 0..3 {
+        if turn > 0 {
+            s = rotated(&s);
+            [from, to, first_rook, last_rook] = [&from, &to, &first_rook, &last_rook].map(|c| rotated_cell(c));
+            (mover, before, after) = (rotated_player(mover), rotated_player(before), rotated_player(after));
+        }
+        let mut pos = position(s.clone(), &[]);
+        let m = normal_move(&from, &to);
+        let events = pos.play(m).unwrap_or_else(|e| panic!("{from}-{to}: {e}; legal {:?}", legal(&pos)));
+        // The rook of the player after the mover attacks the rook of the player before him.
+        let formation = discovered([mover, after], before, &first_rook, (&last_rook, "+R"), m);
+        assert_eq!(events.as_slice(), &[Event::AllianceFormed(formation)], "{mover:?} moving");
+        assert_eq!(pos.piece_at(pos.king(before).unwrap()).map(|p| p.promoted), Some(true));
+    }
+}
+
+#[test]
+fn of_several_candidates_a_check_wins() {
+    // Step 6: P10i-10h opens two lines through 10i. Along rank i First's +R on 12i now checks
+    // Last's king on 6i (Middle and First against Last); along the (−1,−1) line Last's +R on 13l
+    // now attacks First's undefended gold on 7f through 11j 10i 9h 8g (Middle and Last against
+    // First). Last moves after Middle, but the check wins. Last is not mated (6h is free).
+    let pieces = [
+        ("F", "K", "1a"),
+        ("F", "+R", "12i"),
+        ("F", "G", "7f"),
+        ("M", "K", "7m"),
+        ("M", "P", "10i"),
+        ("M", "G", "10j"),
+        ("L", "K", "6i"),
+        ("L", "+R", "13l"),
+    ];
+    let mut pos = position(setup(&pieces, M), &[]);
+    let m = mv(&pos, "P10i-10h");
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, F], L, "6i", ("12i", "+R"), m))]);
+    assert_eq!(pos.piece_at(cell("6i")), Some(piece(L, "+K")));
+    // Control: with Last's king away from rank i (on 13g) the only candidate left is the
+    // attack on First's gold, and Middle allies with Last.
+    let mut s = setup(&pieces, M);
+    s.pieces.retain(|&(c, _)| c != cell("6i"));
+    s.pieces.push((cell("13g"), piece(L, "K")));
+    let mut pos = position(s, &[]);
+    let m = mv(&pos, "P10i-10h");
+    assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceFormed(discovered([M, L], F, "7f", ("13l", "+R"), m))]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events in words
+
+#[test]
+fn alliance_events_name_the_cause() {
+    let mut pos = position(discovered_setup(("L", "G", "6i")), &[]);
+    let events = play(&mut pos, "P10i-10h");
+    assert_eq!(
+        event_text(&pos, &events[0]),
+        "alliance First+Middle against Last (discovered attack on 6i by First's promoted rook from 12i)"
+    );
+    let mut pos = position(setup(&dual_pieces(), F), &[]);
+    play(&mut pos, "+R6a-7a");
+    let events = play(&mut pos, "+R9j-9k");
+    assert_eq!(event_text(&pos, &events[0]), "alliance First+Middle against Last (dual attack: 7f and 12k)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The examples of docs/variants/sannin.md, "Alliances", as the guide states them
+
+/// A setup from the guide's wording, one army a string: `"K 1d, S 7b, +R 12i"`.
+fn guide_setup(first: &str, middle: &str, last: &str, to_move: Player) -> SanninSetup {
+    let mut pieces = Vec::new();
+    for (owner, army) in [("F", first), ("M", middle), ("L", last)] {
+        for item in army.split(", ") {
+            let (piece, cell) = item.split_once(' ').unwrap_or_else(|| panic!("bad item {item}"));
+            pieces.push((owner, piece, cell));
+        }
+    }
+    setup(&pieces, to_move)
+}
+
+fn formed_alliance(events: &Events) -> Option<(PlayerSet, Player)> {
+    events.iter().find_map(|e| match e {
+        Event::AllianceFormed(f) => Some((f.allies, f.against)),
+        _ => None,
+    })
+}
+
+#[test]
+fn the_guides_compulsory_alliance_examples_hold() {
+    let first_example = |extra_first: &str, extra_middle: &str, last: &str| {
+        let first = format!("K 1d, S 7b{extra_first}");
+        let middle = format!("K 10m, R 7l{extra_middle}");
+        position(guide_setup(&first, &middle, last, L), &[])
+    };
+    let middle_and_last = Some((PlayerSet::of(&[M, L]), F));
+
+    // Discovered attack.
+    let mut pos = first_example("", "", "K 10d, G 8e, P 7e");
+    let events = play(&mut pos, "P7e-6e");
+    assert_eq!(formed_alliance(&events), middle_and_last);
+    assert_eq!(
+        event_text(&pos, &events[0]),
+        "alliance Middle+Last against First (discovered attack on 7b by Middle's rook from 7l)"
+    );
+    // The defence exception.
+    let mut pos = first_example("", "", "K 10d, P 7e");
+    assert_eq!(formed_alliance(&play(&mut pos, "P7e-6e")), None);
+    // Material loss and the value scale.
+    let mut pos = first_example(", G 6a", "", "K 10d, G 8e, P 7e");
+    assert_eq!(formed_alliance(&play(&mut pos, "P7e-6e")), None);
+    let value_scale = |lance_guard: &str| {
+        let middle = format!("K 10m, L 7l{lance_guard}");
+        position(guide_setup("K 1d, R 7b, G 6a", &middle, "K 10d, G 8e, P 7e", L), &[])
+    };
+    let mut pos = value_scale(", G 8m");
+    assert_eq!(formed_alliance(&play(&mut pos, "P7e-6e")), middle_and_last);
+    let mut pos = value_scale("");
+    assert_eq!(
+        formed_alliance(&play(&mut pos, "P7e-6e")),
+        Some((PlayerSet::of(&[F, L]), M)),
+        "unguarded, the lance is threatened too"
+    );
+    // Dual attack.
+    let mut pos = position(guide_setup("K 1d, L 1a, P 3h", "K 10m, R 7l, P 6k, P 7k", "K 10d, L 7a, P 5a", M), &[]);
+    assert_eq!(formed_alliance(&play(&mut pos, "P6k-6j")), None);
+    let events = play(&mut pos, "P5a-5b");
+    assert_eq!(formed_alliance(&events), middle_and_last);
+    assert_eq!(event_text(&pos, &events[0]), "alliance Middle+Last against First (dual attack: 1a and 3h)");
+    // Only new threats count.
+    let mut pos = first_example("", ", P 8c", "K 10d, G 8e, P 7e");
+    assert_eq!(formed_alliance(&play(&mut pos, "P7e-6e")), None);
+    // Mate first.
+    let mut s = guide_setup("K 1g, R 6a", "K 7m", "K 13g, G 7f, P 12f, P 12g", F);
+    s.hands[M].add(Role::Lance);
+    let mut pos = position(s, &[]);
+    play(&mut pos, "R6a-7a");
+    assert_eq!(play(&mut pos, "L*13j").as_slice(), &[Event::Checkmated { player: L, by: M }]);
+    assert_eq!(pos.to_move(), M);
+    // Several candidates: the next player, then a check.
+    let mut pos = position(guide_setup("K 1a, +R 12i", "K 13m, P 10i, G 10j", "K 13g, +R 6i", M), &[]);
+    assert_eq!(formed_alliance(&play(&mut pos, "P10i-10h")), middle_and_last);
+    let mut pos = position(guide_setup("K 1a, +R 12i, G 7f", "K 7m, P 10i, G 10j", "K 6i, +R 13l", M), &[]);
+    assert_eq!(formed_alliance(&play(&mut pos, "P10i-10h")), Some((PlayerSet::of(&[F, M]), L)));
+
+    // What happens when an alliance forms: First may illuminate at once.
+    let mut pos = first_example("", "", "K 10d, G 8e, P 7e, P 4d");
+    play(&mut pos, "P7e-6e");
+    assert!(is_legal(&pos, "+K1d!4d"), "{:?}", legal(&pos));
+}
+
+#[test]
+fn the_guides_examples_of_an_alliance_ending_hold() {
+    // An ally is mated: both allies lose.
+    let mut s = guide_setup("K 1a, R 12g, S 11l", "K 13m", "K 10d", F);
+    s.allies = PlayerSet::of(&[M, L]);
+    let mut pos = position(s, &[]);
+    let win = Outcome::Win { winner: F, reason: WinReason::AllyMated };
+    assert_eq!(play(&mut pos, "R12g-13h").as_slice(), &[Event::Checkmated { player: M, by: F }, game_over(win, [1, 2, 2])]);
+    // The lone player is mated: the alliance dissolves.
+    let mut s = guide_setup("K 1a", "K 10m, G 3c, P 2c", "K 10d", M);
+    s.allies = PlayerSet::of(&[M, L]);
+    let mut pos = position(s, &[]);
+    assert_eq!(
+        play(&mut pos, "G3c-2b").as_slice(),
+        &[Event::Checkmated { player: F, by: M }, Event::AllianceDissolved { allies: PlayerSet::of(&[M, L]) }]
+    );
+    assert_eq!(pos.to_move(), M);
+    assert!(is_legal(&pos, "P2c-1b+"));
 }

@@ -189,7 +189,7 @@ pub(crate) fn parse_hands(
         let Some((seat, list)) = group.split_once(':') else {
             return Err(ParsePositionError::at(col, format!("expected `{letter}:` before a hand")));
         };
-        if seat.chars().count() != 1 || seat.chars().next() != Some(letter) {
+        if seat.chars().count() != 1 || !seat.starts_with(letter) {
             return Err(ParsePositionError::at(col, format!("expected the hand of {letter} here")));
         }
         let start = col + seat.len() + 1;

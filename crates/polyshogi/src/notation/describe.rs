@@ -1,6 +1,6 @@
 //! Events and outcomes in words, for records (as `{…}` comments) and for people.
 
-use crate::outcome::{AllianceCause, Event, Outcome};
+use crate::outcome::{AllianceCause, AllianceFormation, Event, Outcome};
 use crate::player::{ByPlayer, Player, PlayerSet};
 use crate::rules::Rules;
 
@@ -8,7 +8,7 @@ fn names<P: Rules>(pos: &P, players: PlayerSet) -> String {
     players.iter().map(|p| pos.seat_name(p)).collect::<Vec<_>>().join("+")
 }
 
-/// One event in words, e.g. `alliance Middle+Last against First (dual attack on 3h, 1a)`.
+/// One event in words, e.g. `alliance Middle+Last against First (dual attack: 1a and 3h)`.
 pub fn event_text<P: Rules>(pos: &P, event: &Event) -> String {
     let name = |p: Player| pos.seat_name(p);
     match *event {
@@ -21,18 +21,39 @@ pub fn event_text<P: Rules>(pos: &P, event: &Event) -> String {
                 Event::AllianceProposed(_) => "alliance proposed",
                 _ => "alliance refused",
             };
-            let cause = match f.cause {
-                AllianceCause::DiscoveredAttack => "discovered attack",
-                AllianceCause::DualAttack => "dual attack",
-            };
-            let mut targets: Vec<String> = f.targets.map(|c| pos.cell_name(c)).collect();
-            targets.sort();
-            let on = if targets.is_empty() { "mate".to_string() } else { targets.join(", ") };
-            format!("{what} {} against {} ({cause} on {on})", names(pos, f.allies), name(f.against))
+            format!("{what} {} against {} ({})", names(pos, f.allies), name(f.against), alliance_cause_text(pos, &f))
         }
         Event::AllianceDissolved { allies } => format!("alliance {} dissolved", names(pos, allies)),
         Event::GameOver { outcome, placings } => {
             format!("{}; placings {}", outcome_text(pos, outcome), placings_text(pos, placings))
+        }
+    }
+}
+
+/// Why an alliance formed, e.g. `discovered attack on 6i by Last's rook from 6c` or
+/// `dual attack: 3f and 9e` (a mate threat is named `mate`).
+fn alliance_cause_text<P: Rules>(pos: &P, f: &AllianceFormation) -> String {
+    // Cell names by their numbers (`7f` before `12k`), not in string order.
+    let mut targets: Vec<String> = f.targets.map(|c| pos.cell_name(c)).collect();
+    targets.sort_by_key(|name| (name.len(), name.clone()));
+    match f.cause {
+        AllianceCause::DiscoveredAttack => {
+            let on = targets.join(" and ");
+            match f.attacker {
+                Some((cell, piece)) => {
+                    let promoted = if piece.promoted { "promoted " } else { "" };
+                    let owner = pos.seat_name(piece.player);
+                    format!("discovered attack on {on} by {owner}'s {promoted}{} from {}", piece.role.name(), pos.cell_name(cell))
+                }
+                None => format!("discovered attack on {on}"),
+            }
+        }
+        AllianceCause::DualAttack => {
+            // A dual attack pairs two threats; a threat of mate has no cell.
+            if targets.len() < 2 {
+                targets.push("mate".to_string());
+            }
+            format!("dual attack: {}", targets.join(" and "))
         }
     }
 }

@@ -1,6 +1,9 @@
 //! Compulsory alliances (RULES.md §1.13): the material-loss threat model, the discovered-attack
-//! and dual-attack detectors with the defence exception, and what forming an alliance does.
+//! and dual-attack detectors with the defence exception, mate first, the choice between several
+//! candidates, and what forming an alliance does.
 //! The detector is a heuristic by design: it follows the [DEF] procedure of §1.13 exactly.
+
+use std::cmp::Reverse;
 
 use arrayvec::ArrayVec;
 
@@ -45,6 +48,46 @@ pub struct LastAction {
 /// Threat pairs (attacker cell, target cell) against one player.
 type ThreatPairs = ArrayVec<(Cell, Cell), 128>;
 
+/// An alliance that a move could form (§1.13 steps 2–3), while step 6 chooses among them.
+#[derive(Clone, Copy)]
+struct Candidate {
+    formation: AllianceFormation,
+    /// Its threat is a check: one of its targets is the lone player's king.
+    checks: bool,
+    /// The value of its most valuable target (0 for a mate threat alone).
+    value: u8,
+}
+
+impl Candidate {
+    fn new(after: &SanninPosition, formation: AllianceFormation) -> Candidate {
+        let roles = formation.targets.filter_map(|cell| after.piece_at(cell)).map(|piece| piece.role);
+        let (checks, value) =
+            roles.fold((false, 0), |(checks, value), role| (checks || role == Role::King, value.max(self::value(role))));
+        Candidate { formation, checks, value }
+    }
+
+    /// Step 6: a candidate whose threat is a check wins; then the one that allies `mover` with
+    /// the player who moves after him. Past the rule, so that the choice never depends on the
+    /// order of the scan: a discovered attack before a dual one, then the most valuable target,
+    /// then the lowest cell.
+    fn preference(&self, mover: Player) -> (bool, bool, bool, Reverse<u8>, Option<Cell>) {
+        (
+            !self.checks,
+            !self.formation.allies.contains(mover.next3()),
+            self.formation.cause != AllianceCause::DiscoveredAttack,
+            Reverse(self.value),
+            self.formation.targets.first(),
+        )
+    }
+
+    /// Keeps this candidate in `best` if step 6 prefers it to the one there.
+    fn offer(self, best: &mut Option<Candidate>, mover: Player) {
+        if best.is_none_or(|b| self.preference(mover) < b.preference(mover)) {
+            *best = Some(self);
+        }
+    }
+}
+
 impl SanninPosition {
     /// True while a compulsory alliance could still form: three players, none ever allied.
     pub(super) fn alliance_possible(&self) -> bool {
@@ -77,17 +120,21 @@ impl SanninPosition {
             || !self.is_attacked(target, self.by_player[t.player], self.occupied)
     }
 
-    /// The material-loss threats of `by` against `victim` (§1.13 step 1).
+    /// Whether some piece of `by` threatens the piece on `target` with material loss.
+    fn is_threatened_by(&self, by: Player, target: Cell) -> bool {
+        let attackers = self.attacking_cells(target, self.by_player[by], self.occupied);
+        attackers.into_iter().any(|a| self.is_threat(a, target))
+    }
+
+    /// The pieces of `victim` that `by` threatens with material loss (§1.13 step 1).
+    fn threat_targets(&self, by: Player, victim: Player) -> CellSet {
+        (self.by_player[victim] & self.attack_map(by)).into_iter().filter(|&target| self.is_threatened_by(by, target)).collect()
+    }
+
+    /// The material-loss threats of `by` against `victim` (§1.13 step 1), with the mate threat.
     pub(super) fn threats(&self, by: Player, victim: Player) -> Threats {
-        let mut targets = CellSet::EMPTY;
-        for target in self.by_player[victim] & self.attack_map(by) {
-            let attackers = self.attacking_cells(target, self.by_player[by], self.occupied);
-            if attackers.into_iter().any(|a| self.is_threat(a, target)) {
-                targets.insert(target);
-            }
-        }
         let mate = self.rules.detect_mate_threat && self.has_mating_move(by, victim);
-        Threats { targets, mate }
+        Threats { targets: self.threat_targets(by, victim), mate }
     }
 
     /// Every (attacker, target) threat pair against `victim`, from both other players.
@@ -153,8 +200,9 @@ impl SanninPosition {
     }
 
     /// §1.13 step 2: `m` by `mover` (from this position into `after`) cleared a line so that a
-    /// second player's ranging piece now threatens the third.
-    fn discovered_attack(&self, after: &SanninPosition, m: Move, mover: Player) -> Option<AllianceFormation> {
+    /// second player's ranging piece now threatens a piece of the third that it did not threaten
+    /// before. Each such line is a candidate, offered to `best`.
+    fn discovered_attacks(&self, after: &SanninPosition, m: Move, mover: Player, best: &mut Option<Candidate>) {
         let cleared: CellSet = match m {
             Move::Normal { from, .. } => CellSet::from_cell(from),
             Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
@@ -169,80 +217,88 @@ impl SanninPosition {
                 if a.player == mover || t.player == mover || a.player == t.player {
                     continue;
                 }
+                // The opened line must itself be a threat. That is a shortcut, not a narrowing: a
+                // target that the move newly exposes to W is always threatened by the opened line
+                // too. It also proves the target threatened after the move, so the threat is new
+                // exactly when W did not threaten it before (the victim's pieces stood still).
                 let code = after.board[attacker.usize()] as usize;
                 if !after.tables.range_hours[code].contains(hour.opposite()) || !after.is_threat(attacker, target) {
                     continue;
                 }
-                if self.is_defensive(after, mover) {
-                    return None;
+                if self.is_threatened_by(a.player, target) {
+                    continue;
                 }
-                return Some(AllianceFormation {
+                let formation = AllianceFormation {
                     allies: PlayerSet::of(&[mover, a.player]),
                     against: t.player,
                     cause: AllianceCause::DiscoveredAttack,
                     targets: CellSet::from_cell(target),
+                    attacker: Some((attacker, a)),
                     earlier_move: None,
                     move_: m,
-                });
+                };
+                Candidate::new(after, formation).offer(best, mover);
             }
         }
-        None
     }
 
     /// §1.13 step 3: the previous player's action made a threat against the third player that
     /// still stands, `mover`'s action made another against a different target, and no reply of
-    /// the third player parries both.
-    fn dual_attack(&self, after: &SanninPosition, m: Move, mover: Player) -> Option<AllianceFormation> {
-        let last = self.last_action?;
+    /// the third player parries both. The pair of threats found is a candidate, offered to `best`.
+    fn dual_attack(&self, after: &SanninPosition, m: Move, mover: Player, best: &mut Option<Candidate>) {
+        let Some(last) = self.last_action else { return };
         let partner = last.mover;
         if partner == mover || last.defensive {
-            return None;
+            return;
         }
-        let victim = mover.others3().into_iter().find(|&p| p != partner)?;
+        let Some(victim) = mover.others3().into_iter().find(|&p| p != partner) else { return };
         let earlier = last.new_threats[victim];
         if earlier.targets.is_empty() && !earlier.mate {
-            return None;
+            return;
         }
         let standing = after.threats(partner, victim);
         let first = Threats { targets: earlier.targets & standing.targets, mate: earlier.mate && standing.mate };
         if first.targets.is_empty() && !first.mate {
-            return None;
+            return;
         }
         let second = self.new_threats_against(after, mover, victim);
         if second.targets.is_empty() && !second.mate {
-            return None;
+            return;
         }
         // Candidate pairs of threats on different targets; a mate threat is a target of its own.
+        // Pairs that include a check come first, so that the pair reported is a check when one is
+        // unparried (step 6 prefers checks).
+        let king = after.kings[victim];
         let mut pairs: ArrayVec<(Option<Cell>, Option<Cell>), 64> = ArrayVec::new();
-        let firsts = first.targets.map(Some).chain(first.mate.then_some(None));
-        for a in firsts {
-            let seconds = second.targets.map(Some).chain(second.mate.then_some(None));
-            for b in seconds {
+        for a in first.targets.map(Some).chain(first.mate.then_some(None)) {
+            for b in second.targets.map(Some).chain(second.mate.then_some(None)) {
                 if a != b && !pairs.is_full() {
                     pairs.push((a, b));
                 }
             }
         }
+        pairs.sort_by_key(|&(a, b)| !(a.is_some() && a == king || b.is_some() && b == king));
         let mut replies = MoveList::new();
         after.generate_for(victim, &mut replies, 1);
-        let unparried = pairs.iter().find(|&&(a, b)| {
+        let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| {
             replies.iter().all(|&reply| {
                 let mut next = after.clone();
                 next.apply_pieces(reply, victim);
                 next.still_threatens(partner, victim, a, reply) || next.still_threatens(mover, victim, b, reply)
             })
-        })?;
-        if self.is_defensive(after, mover) {
-            return None;
-        }
-        Some(AllianceFormation {
+        }) else {
+            return;
+        };
+        let formation = AllianceFormation {
             allies: PlayerSet::of(&[partner, mover]),
             against: victim,
             cause: AllianceCause::DualAttack,
-            targets: unparried.0.into_iter().chain(unparried.1).collect(),
+            targets: a.into_iter().chain(b).collect(),
+            attacker: None,
             earlier_move: Some(last.mv),
             move_: m,
-        })
+        };
+        Candidate::new(after, formation).offer(best, mover);
     }
 
     /// After the victim's `reply`, whether `by` still threatens the piece that stood on
@@ -259,13 +315,35 @@ impl SanninPosition {
         attackers.into_iter().any(|a| self.is_threat(a, cell))
     }
 
-    /// Runs the detector on an action: `self` is the position before it, `after` the position
-    /// after its pieces moved. Returns the alliance it forms, if any.
-    pub(super) fn detect_alliance(&self, after: &SanninPosition, m: Move, mover: Player) -> Option<AllianceFormation> {
+    /// Whether `mover`'s action left another player in check with no legal action (his legal
+    /// actions are judged at `depth`, see `generate_for`).
+    pub(super) fn checkmates_someone(&self, mover: Player, depth: u8) -> bool {
+        mover.others3().into_iter().any(|p| self.active.contains(p) && self.in_check(p) && !self.has_legal_action(p, depth))
+    }
+
+    /// Runs the detector (§1.13 steps 1–7) on an action: `self` is the position before it,
+    /// `after` the position after its pieces moved, `depth` the nesting of the mate test (0 when
+    /// the action is played). Returns the alliance it forms, if any.
+    pub(super) fn detect_alliance(&self, after: &SanninPosition, m: Move, mover: Player, depth: u8) -> Option<AllianceFormation> {
         if !self.alliance_possible() {
             return None;
         }
-        self.discovered_attack(after, m, mover).or_else(|| self.dual_attack(after, m, mover))
+        // Steps 2 and 3 (step 6 keeps the preferred candidate as they are found).
+        let mut best = None;
+        self.discovered_attacks(after, m, mover, &mut best);
+        self.dual_attack(after, m, mover, &mut best);
+        let chosen = best?;
+        // Step 4: every candidate needs `m` itself to be no defence (the dual attack has
+        // already checked the earlier move).
+        if self.is_defensive(after, mover) {
+            return None;
+        }
+        // Step 5: a move that checkmates is a mate, and forms no alliance. Tested last because
+        // candidates are rare and the mate test is not cheap.
+        if after.checkmates_someone(mover, depth) {
+            return None;
+        }
+        Some(chosen.formation)
     }
 
     /// Forms an alliance now, with all its effects (§1.13 "Effects on formation"): castling

@@ -94,7 +94,8 @@ impl SanninPosition {
 
     /// §1.13 [DEF]: a move that would form an alliance while one new ally stands in check
     /// from the other is illegal. Only moves that give check can do that, so only those run
-    /// the detector. (Nested evaluations — mate tests, replies — skip this rule.)
+    /// the detector. A move that checkmates forms no alliance (step 5), so it stays legal.
+    /// (Nested evaluations — mate tests, replies — skip this rule.)
     fn drop_moves_forming_alliance_with_checked_player(&self, mover: Player, out: &mut MoveList, first_new: usize) {
         let grid = self.tables.grid;
         let mut near_kings = CellSet::EMPTY;
@@ -139,7 +140,7 @@ impl SanninPosition {
         if checked.is_empty() {
             return false;
         }
-        self.detect_alliance(&after, m, mover).is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
+        self.detect_alliance(&after, m, mover, 1).is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
     }
 
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {

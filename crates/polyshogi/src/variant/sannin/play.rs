@@ -60,10 +60,11 @@ impl SanninPosition {
         self.last_action = None;
         if let Some(before) = before {
             let new_threats = before.new_threats(self, mover);
-            let formation = before.detect_alliance(self, m, mover);
             let defensive = before.is_defensive(self, mover);
+            // Set first: the detector's mate test judges the other players' actions as they
+            // would stand after this one.
             self.last_action = Some(LastAction { mover, mv: m, new_threats, defensive });
-            if let Some(formation) = formation {
+            if let Some(formation) = before.detect_alliance(self, m, mover, 0) {
                 if self.rules.compulsory == Compulsory::Confirm {
                     self.proposal = Some(formation);
                     events.push(Event::AllianceProposed(formation));

@@ -15,6 +15,7 @@ use crate::notation::board_text::{self, hand_text, hands_text, parse_board, pars
 use crate::notation::diagram::diagram;
 use crate::notation::position_error::{Fields, ParsePositionError};
 use crate::outcome::{AllianceCause, AllianceFormation, DrawReason, Outcome, WinReason};
+use crate::piece::Piece;
 use crate::player::{ByPlayer, Player, PlayerSet};
 use crate::rules::Rules;
 
@@ -102,8 +103,9 @@ impl SanninPosition {
                 AllianceCause::DiscoveredAttack => "discovered",
                 AllianceCause::DualAttack => "dual",
             };
+            let attacker = f.attacker.map_or("-".to_string(), |(cell, _)| self.cell_name(cell));
             state.push_str(&format!(
-                ";proposal={}:{}:{cause}:{}:{:x}:{:x}",
+                ";proposal={}:{}:{cause}:{}:{attacker}:{:x}:{:x}",
                 seats_text(f.allies),
                 seat_letter(f.against),
                 cells_text(self, f.targets),
@@ -169,16 +171,22 @@ impl SanninPosition {
                     setup.plies = value.parse().map_err(|_| ParsePositionError::at(value_column, "expected the ply count"))?
                 }
                 "last" => last_action = Some(parse_last_action(&start, value, value_column)?),
-                "proposal" => proposal = Some(parse_proposal(&start, value, value_column)?),
+                "proposal" => proposal = Some(parse_proposal(&start, &setup.pieces, value, value_column)?),
                 _ => return Err(ParsePositionError::at(column, format!("unknown state key `{key}`"))),
             }
             column += item.chars().count() + 1;
         }
         if let Some(proposal) = proposal {
             // A proposal stands for an alliance that could form: two players against the third,
-            // all three in the game, nobody allied before.
+            // all three in the game, nobody allied before; a discovered attack names an ally's piece.
             let in_game = |p: Player| !setup.eliminated.contains(p);
-            let valid = proposal.allies.len() == 2
+            let attacker_fits = match (proposal.cause, proposal.attacker) {
+                (AllianceCause::DiscoveredAttack, Some((_, piece))) => proposal.allies.contains(piece.player),
+                (AllianceCause::DualAttack, None) => true,
+                _ => false,
+            };
+            let valid = attacker_fits
+                && proposal.allies.len() == 2
                 && !proposal.allies.contains(proposal.against)
                 && Player::ALL.into_iter().all(in_game)
                 && setup.allies.is_empty()
@@ -351,11 +359,20 @@ fn parse_last_action(start: &SanninPosition, text: &str, column: usize) -> Resul
     Ok(LastAction { mover, mv, new_threats, defensive })
 }
 
-/// `proposal=<allies>:<against>:<discovered|dual>:<targets>:<earlier move or 0>:<move>`.
-fn parse_proposal(start: &SanninPosition, text: &str, column: usize) -> Result<AllianceFormation, ParsePositionError> {
+/// `proposal=<allies>:<against>:<discovered|dual>:<targets>:<attacker or ->:<earlier move or 0>:<move>`.
+/// The attacker of a discovered attack is read from `board`, where the proposal was made.
+fn parse_proposal(
+    start: &SanninPosition,
+    board: &[(Cell, Piece)],
+    text: &str,
+    column: usize,
+) -> Result<AllianceFormation, ParsePositionError> {
     let parts: Vec<&str> = text.split(':').collect();
-    if parts.len() != 6 {
-        return Err(ParsePositionError::at(column, "expected proposal=<allies>:<against>:<cause>:<targets>:<earlier>:<move>"));
+    if parts.len() != 7 {
+        return Err(ParsePositionError::at(
+            column,
+            "expected proposal=<allies>:<against>:<cause>:<targets>:<attacker>:<earlier>:<move>",
+        ));
     }
     let cause = match parts[2] {
         "discovered" => AllianceCause::DiscoveredAttack,
@@ -367,8 +384,16 @@ fn parse_proposal(start: &SanninPosition, text: &str, column: usize) -> Result<A
         against: single_seat(parts[1], column)?,
         cause,
         targets: parse_cells(start, parts[3], column)?,
-        earlier_move: if parts[4] == "0" { None } else { Some(parse_packed_move(parts[4], column)?) },
-        move_: parse_packed_move(parts[5], column)?,
+        attacker: match parts[4] {
+            "-" => None,
+            name => {
+                let cell = start.parse_cell(name).map_err(|e| ParsePositionError::at(column, e.to_string()))?;
+                let piece = board.iter().find(|&&(c, _)| c == cell).map(|&(_, piece)| piece);
+                Some((cell, piece.ok_or_else(|| ParsePositionError::at(column, format!("no attacking piece on {name}")))?))
+            }
+        },
+        earlier_move: if parts[5] == "0" { None } else { Some(parse_packed_move(parts[5], column)?) },
+        move_: parse_packed_move(parts[6], column)?,
     })
 }
 
