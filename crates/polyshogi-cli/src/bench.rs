@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
+use polyshogi::notation::play_text::play_tokens;
 use polyshogi::perft::perft;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
@@ -41,12 +41,8 @@ fn bench_game(variant: Variant, options: &str, moves: &str) -> AnyGame {
 }
 
 fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) {
-    let mut legal = MoveList::new();
-    for text in move_text::split_move_list(moves) {
-        game.legal_moves(&mut legal);
-        let m = move_text::parse(game.position(), &legal, &text).expect("bench positions are legal");
-        game.play_unchecked(m);
-    }
+    let tokens = move_text::split_move_list(moves);
+    play_tokens(game, tokens.iter().map(String::as_str)).expect("bench positions are legal");
 }
 
 pub fn run(depth: u32) {

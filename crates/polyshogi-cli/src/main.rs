@@ -9,10 +9,11 @@ use std::path::PathBuf;
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Parser, Subcommand};
 use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
+use polyshogi::notation::play_text::play_tokens;
 use polyshogi::perft::{divide, perft};
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
@@ -204,17 +205,9 @@ fn build_game(variant: &str, args: &PositionArgs) -> Result<AnyGame> {
 }
 
 fn play_move_list<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<()> {
-    let mut legal = MoveList::new();
-    for (index, text) in move_text::split_move_list(moves).iter().enumerate() {
-        if text.is_empty() {
-            bail!("move {} is empty (moves are separated by single commas)", index + 1);
-        }
-        if game.position().outcome().is_some() {
-            bail!("move {} `{text}`: the game is already over", index + 1);
-        }
-        game.legal_moves(&mut legal);
-        let m = move_text::parse(game.position(), &legal, text).with_context(|| format!("move {}", index + 1))?;
-        game.play_unchecked(m);
+    let tokens = move_text::split_move_list(moves);
+    if let Some(index) = tokens.iter().position(String::is_empty) {
+        bail!("move {} is empty (moves are separated by single commas)", index + 1);
     }
-    Ok(())
+    play_tokens(game, tokens.iter().map(String::as_str)).map_err(|(index, e)| anyhow!("move {}: {e}", index + 1))
 }

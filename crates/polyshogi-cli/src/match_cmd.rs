@@ -16,9 +16,9 @@ use polyshogi::mv::{Move, MoveList};
 use polyshogi::notation::record_write::write_record;
 use polyshogi::outcome::{Event, Outcome};
 use polyshogi::player::Player;
+use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
-use polyshogi_engine::choose::SplitMix;
 use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
 
 /// Plays engines against each other.

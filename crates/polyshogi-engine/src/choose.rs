@@ -1,16 +1,14 @@
 //! Choosing a move: the engines a player can pick (`EngineKind`), the limits of one search,
 //! and the two simple engines — `random` plays any legal move, `greedy` looks one ply ahead
-//! for a win or the most valuable capture. The searching engines live in `engine` and `search`.
-
-use std::sync::atomic::AtomicBool;
+//! for a win or the most valuable capture. The searching engines live in `engine` and `search`
+//! (`engine` also gives `EngineKind::choose`, a one-off choice by any kind).
 
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::outcome::Outcome;
+use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::Variant;
 use polyshogi::{Game, Rules};
 
-use crate::engine::Engine;
-use crate::eval::Evaluate;
 use crate::time::Clock;
 
 /// The engines a player can pick.
@@ -109,27 +107,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// A small deterministic generator (SplitMix64): engines must be reproducible from a seed.
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
 /// The rough value of a piece by its letter, for the greedy engine. Kings and Emperors are
 /// worth most: in the games where they can be taken, taking one wins or nearly does.
 fn letter_value(letter: char, promoted: bool) -> i32 {
@@ -147,13 +124,6 @@ fn letter_value(letter: char, promoted: bool) -> i32 {
 }
 
 impl EngineKind {
-    /// Chooses a move with a fresh engine of this kind (no stop flag, a small table): for one-off
-    /// calls. Games should keep an `Engine` per seat, whose tables carry over between moves.
-    pub fn choose<P: Evaluate>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
-        let stop = AtomicBool::new(false);
-        Engine::with_hash(self, 4).think(game, limits, &stop, &mut |_| {})
-    }
-
     /// The random and greedy engines.
     pub(crate) fn choose_simple<P: Rules>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
         let mut moves = MoveList::new();

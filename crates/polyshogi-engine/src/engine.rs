@@ -30,6 +30,15 @@ impl Default for EngineOptions {
     }
 }
 
+impl EngineKind {
+    /// Chooses a move with a fresh engine of this kind (no stop flag, a small table): for one-off
+    /// calls. Games should keep an `Engine` per seat, whose tables carry over between moves.
+    pub fn choose<P: Evaluate>(self, game: &Game<P>, limits: &Limits) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        Engine::with_hash(self, 4).think(game, limits, &stop, &mut |_| {})
+    }
+}
+
 pub struct Engine {
     pub kind: EngineKind,
     pub options: EngineOptions,

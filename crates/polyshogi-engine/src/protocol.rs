@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::ScopedJoinHandle;
 use std::time::{Duration, Instant};
 
-use polyshogi::mv::{Move, MoveList};
-use polyshogi::notation::{departure, move_text};
+use polyshogi::mv::Move;
+use polyshogi::notation::move_text;
+use polyshogi::notation::play_text::play_tokens;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
 
@@ -280,24 +281,7 @@ fn set_position(session: &Session, rest: &str) -> Result<AnyGame, String> {
 }
 
 fn play_moves<P: Rules>(game: &mut Game<P>, moves: &str) -> Result<(), String> {
-    let mut legal = MoveList::new();
-    for (index, text) in moves.split_whitespace().enumerate() {
-        if let answer @ ("accept" | "refuse") = text {
-            game.answer_pending(answer == "accept").map_err(|e| format!("move {}: {e}", index + 1))?;
-            continue;
-        }
-        if let Some(departure) = departure::parse(game.position(), text) {
-            departure.and_then(|d| game.depart(d).map_err(|e| e.to_string())).map_err(|e| format!("move {}: {e}", index + 1))?;
-            continue;
-        }
-        if game.position().decision_pending() {
-            return Err(format!("move {}: an alliance was proposed: `accept` or `refuse` must come first", index + 1));
-        }
-        game.legal_moves(&mut legal);
-        let m = move_text::parse(game.position(), &legal, text).map_err(|e| format!("move {}: {e}", index + 1))?;
-        game.play_unchecked(m);
-    }
-    Ok(())
+    play_tokens(game, moves.split_whitespace()).map_err(|(index, e)| format!("move {}: {e}", index + 1))
 }
 
 /// `go` with clocks per seat (`btime`/`wtime`/`gtime`, or the seat's letter: `ftime`,

@@ -232,9 +232,9 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
     lines(&random_reply("FML", "G1e-2e").each_ref().map(String::as_str));
     lines(&random_reply("FML", "K1d-1c").each_ref().map(String::as_str));
     // A move instead of the answer, and an answer with nothing to answer: the refused game stays.
-    lines(&["info string error: move 4: an alliance was proposed: `accept` or `refuse` must come first"]);
+    lines(&["info string error: move 4: `S1b-2a` is not legal: an alliance was proposed: `accept` or `refuse` must come first"]);
     lines(&random_reply("FML", "K1d-1c").each_ref().map(String::as_str));
-    lines(&["info string error: move 2: there is no alliance proposal to answer"]);
+    lines(&["info string error: move 2: `accept` is not legal: there is no alliance proposal to answer"]);
     lines(&random_reply("FML", "K1d-1c").each_ref().map(String::as_str));
     // The pending position as a string, answered in `moves`.
     lines(&random_reply("FML", "P3d-4e").each_ref().map(String::as_str));
@@ -332,7 +332,7 @@ fn departures_in_moves_take_players_out() {
     let replayed = polyshogi::notation::replay::replay(&record).expect("the record replays");
     assert_eq!(replayed.bad_move, None, "{best} is not Last's move");
     assert_eq!(replayed.played.last().map(|m| m.player), Some(polyshogi::Player::Third));
-    assert_eq!(output[2], error("move 2: `Nobody` is not a seat of this game (seats: First, Middle, Last)"));
+    assert_eq!(output[2], error("move 2: `resign:Nobody` is not legal: `Nobody` is not a seat of this game (seats: First, Middle, Last)"));
     // A drawn game has no move to find.
     assert_eq!(output[3..], ["bestmove none".to_string()]);
 }

@@ -1,8 +1,6 @@
 //! The HTTP side of docs/API.md: health, variants, layouts, levels, creating games, a game's
 //! state and record; the WebSocket and the web client are routed here too.
 
-use std::sync::Arc;
-
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -14,18 +12,11 @@ use polyshogi_engine::EngineKind;
 use serde_json::{json, Map, Value};
 use tracing::error;
 
-use crate::room::{now_ms, variant_seats, ClockConfig, GameSetup, RoomHandle, SeatKind};
-use crate::rooms::{RoomError, Rooms};
+use crate::app::{error_response, find_room, AppState};
+use crate::room::{now_ms, variant_seats, ClockConfig, GameSetup, SeatKind};
 use crate::table::Table;
 use crate::tokens::{hash_token, new_game_id, new_token};
 use crate::{variants, web, ws};
-
-/// What every request handler shares.
-pub struct App {
-    pub rooms: Rooms,
-}
-
-pub type AppState = Arc<App>;
 
 pub fn router(app: AppState) -> Router {
     Router::new()
@@ -42,27 +33,10 @@ pub fn router(app: AppState) -> Router {
         .with_state(app)
 }
 
-/// An error answer: `{ "error": "…" }`.
-pub fn error_response(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
-}
-
 async fn variant_layout(Path(name): Path<String>) -> Response {
     match name.parse::<Variant>().ok().and_then(variants::layout) {
         Some(layout) => Json(layout).into_response(),
         None => error_response(StatusCode::NOT_FOUND, format!("no playable variant `{name}`")),
-    }
-}
-
-/// The live game `id`, or the answer to give instead.
-pub async fn find_room(app: &App, id: &str) -> Result<RoomHandle, Response> {
-    match app.rooms.get(id).await {
-        Ok(Some(room)) => Ok(room),
-        Ok(None) => Err(error_response(StatusCode::NOT_FOUND, format!("no game `{id}`"))),
-        Err(e @ RoomError::Store(_)) | Err(e @ RoomError::Broken(_)) => {
-            error!(game = %id, "cannot open game: {e}");
-            Err(error_response(StatusCode::INTERNAL_SERVER_ERROR, "the game cannot be opened"))
-        }
     }
 }
 

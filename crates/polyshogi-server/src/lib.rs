@@ -6,6 +6,7 @@
 //! behind the `Store` trait, so other back ends (or several server processes) need no rewrite.
 
 pub mod api;
+pub mod app;
 pub mod record;
 pub mod room;
 pub mod rooms;
@@ -24,7 +25,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tracing::info;
 
-use crate::api::App;
+use crate::app::App;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, StoreError};
 

@@ -433,7 +433,7 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polyshogi_engine::choose::SplitMix;
+    use polyshogi::splitmix::SplitMix;
 
     /// Plays random legal moves under `compulsory=confirm` until an alliance is proposed.
     fn table_with_a_proposal() -> Table {

@@ -8,7 +8,7 @@ use axum::routing::get;
 use axum::Router;
 use rust_embed::RustEmbed;
 
-use crate::api::AppState;
+use crate::app::AppState;
 
 #[derive(RustEmbed)]
 #[folder = "../../web/"]

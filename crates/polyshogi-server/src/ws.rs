@@ -11,7 +11,7 @@ use polyshogi::player::Player;
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use crate::api::{find_room, AppState};
+use crate::app::{find_room, AppState};
 use crate::room::RoomHandle;
 use crate::table::Action;
 

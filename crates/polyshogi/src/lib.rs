@@ -12,6 +12,7 @@ pub mod perft;
 pub mod piece;
 pub mod player;
 pub mod rules;
+pub mod splitmix;
 pub mod variant;
 mod zobrist;
 

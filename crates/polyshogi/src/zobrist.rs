@@ -4,13 +4,11 @@
 
 use crate::piece::{Hand, Role};
 use crate::player::Player;
+use crate::splitmix;
 
-/// The value of feature `index` (the SplitMix64 finaliser).
+/// The value of feature `index`.
 pub(crate) const fn feature(index: u64) -> u64 {
-    let mut z = index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    splitmix::nth(index)
 }
 
 /// One key per (piece code, cell), features `base + code × CELLS + cell`. Code 0 (an empty

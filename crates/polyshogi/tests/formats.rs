@@ -16,6 +16,7 @@ use polyshogi::notation::move_text;
 use polyshogi::notation::record::read_record;
 use polyshogi::notation::record_write::write_record;
 use polyshogi::notation::replay::{record_rule_options, replay};
+use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Departure, Event, Events, Game, Move, MoveList, Player, Rules};
@@ -95,16 +96,8 @@ fn play_random(game: &mut SanninGame, choices: &[u32], mut each: impl FnMut(&San
 
 /// A SplitMix64 stream, for the fixed (non-proptest) playouts.
 fn choices_from_seed(seed: u64, count: usize) -> Vec<u32> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u32
-        })
-        .collect()
+    let mut stream = SplitMix::new(seed);
+    (0..count).map(|_| stream.next_u64() as u32).collect()
 }
 
 // ---------------------------------------------------------------------------------------------

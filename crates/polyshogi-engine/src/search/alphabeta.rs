@@ -3,7 +3,7 @@
 //!
 //! It searches a game of two sides: the root seat (with its ally, if any) against everybody
 //! else. For two players that is ordinary alpha-beta; for three it is the paranoid reduction
-//! (`Mode::Paranoid`) or Best-Reply Search (`Mode::Brs`, see `brs.rs`). Turn order is never
+//! (`Mode::Paranoid`) or Best-Reply Search (`Mode::Brs`). Turn order is never
 //! assumed: after every move the side to move is read from the position, so a player who moves
 //! twice (Sannin: the mating player moves next), eliminations, passes and alliances formed
 //! inside the tree are all followed as the rules say. A node's value is from the point of view
@@ -21,10 +21,18 @@ use crate::tt::Bound;
 /// How the seats other than the root's side are searched.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {
-    /// Every opponent move is searched (two players; paranoid for three).
+    /// Every opponent move is searched: plain alpha-beta for two players; for three, the
+    /// paranoid reduction, in which the root seat assumes the two others play together against
+    /// it (its ally, if it has one, plays with it).
     Paranoid,
-    /// Best-Reply Search (BRS+): between two moves of the root's side, exactly one opponent
-    /// move is searched; the other opponents play their best-ordered move.
+    /// Best-Reply Search (Schadd and Winands 2011) in its BRS+ form (Esser et al. 2013): between
+    /// two moves of the root's side only one opponent move is searched, the best reply among all
+    /// opponents, while the other opponents play the move that ordering ranks first (the table's
+    /// move, else the best capture, killer or history move) instead of passing. Every line is a
+    /// sequence of real, legal moves in the real turn order, so the rules' turn machinery holds
+    /// (a mating player moves again, eliminated seats are skipped, an alliance puts the root's
+    /// ally on its side). Depth counts only searched moves, so BRS reaches the depth of a
+    /// two-player search with one opponent.
     Brs,
 }
 
@@ -66,7 +74,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             0
         } else {
             let mode_bits = if mode == Mode::Brs { 0x10 } else { 0x20 };
-            crate::search::mix(0x9e37_79b9_7f4a_7c15 ^ (root.index() as u64 + mode_bits))
+            polyshogi::splitmix::mix(0x9e37_79b9_7f4a_7c15 ^ (root.index() as u64 + mode_bits))
         };
         AlphaBeta { ctx, root, mode, salt, seats, pv: vec![Vec::new(); MAX_PLY + 2] }
     }

@@ -1,13 +1,11 @@
 //! Search: what every searcher shares (limits and the stop flag, node counting, move ordering
 //! with killer and history tables, repetition inside the tree) and the searchers themselves —
-//! `alphabeta` (two players, PVS), `paranoid` and `brs` (three players reduced to two sides),
+//! `alphabeta` (PVS for two players, and for three reduced to two sides: paranoid or BRS),
 //! `maxn` (a value per seat) and `mcts` (UCT with a value vector).
 
 pub mod alphabeta;
-pub mod brs;
 pub mod maxn;
 pub mod mcts;
-pub mod paranoid;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -15,6 +13,7 @@ use std::time::{Duration, Instant};
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::player::Player;
 use polyshogi::rules::RepetitionRule;
+use polyshogi::splitmix::mix;
 use polyshogi::{Game, Rules};
 
 use crate::eval::{Evaluate, Weights};
@@ -277,11 +276,7 @@ impl<'a> Ctx<'a> {
         if self.noise <= 0 {
             return 0;
         }
-        let mut z = key ^ self.seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z % (2 * self.noise as u64 + 1)) as i32 - self.noise
+        (mix(key ^ self.seed) % (2 * self.noise as u64 + 1)) as i32 - self.noise
     }
 }
 
@@ -309,11 +304,4 @@ pub fn root_moves<P: Rules>(game: &Game<P>) -> Vec<Move> {
     let mut list = Box::new(MoveList::new());
     game.legal_moves(&mut list);
     list.to_vec()
-}
-
-/// SplitMix64's finaliser: spreads a small number over 64 bits (for key salts).
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }

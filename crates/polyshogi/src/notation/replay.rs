@@ -3,11 +3,11 @@
 
 use std::fmt;
 
-use super::departure;
-use super::move_text::{self, MoveTextError};
+use super::move_text::MoveTextError;
+use super::play_text::{play_token, Played};
 use super::record::{read_record, RecordError, RecordText};
 use crate::game::Game;
-use crate::mv::{Move, MoveList};
+use crate::mv::Move;
 use crate::outcome::Events;
 use crate::player::Player;
 use crate::rules::Rules;
@@ -96,52 +96,27 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
 /// Plays the record's moves until the first that cannot be played.
 fn play_record_moves<P: Rules>(game: &mut Game<P>, record: &RecordText) -> (Vec<PlayedMove>, Option<BadMove>) {
     let mut played: Vec<PlayedMove> = Vec::new();
-    let mut legal = MoveList::new();
     for (index, token) in record.moves.iter().enumerate() {
         let player = game.position().to_move();
-        let bad = |error| BadMove {
-            number: index + 1,
-            player,
-            text: token.text.clone(),
-            line: token.line,
-            column: token.column,
-            error,
-        };
-        let not_legal = |reason: String| MoveTextError::NotLegal { text: token.text.clone(), reason };
-        // Answers and departures are no moves: their events go with the move before them.
-        let interjection = if let Some(departure) = departure::parse(game.position(), &token.text) {
-            Some(departure.map_err(not_legal).and_then(|d| game.depart(d).map_err(|e| not_legal(e.to_string()))))
-        } else if let answer @ ("accept" | "refuse") = token.text.as_str() {
-            Some(game.answer_pending(answer == "accept").map_err(|e| not_legal(e.to_string())))
-        } else {
-            None
-        };
-        match interjection {
-            Some(Ok(events)) => {
+        match play_token(game, &token.text) {
+            Ok(Played::Move { player, mv, canonical, events }) => played.push(PlayedMove { player, mv, canonical, events }),
+            // Answers and departures are no moves: their events go with the move before them.
+            Ok(Played::Interjection { events }) => {
                 if let Some(last) = played.last_mut() {
                     last.events.extend(events);
                 }
-                continue;
             }
-            Some(Err(error)) => return (played, Some(bad(error))),
-            None => {}
-        }
-        let position = game.position().clone();
-        game.legal_moves(&mut legal);
-        let parsed = if position.outcome().is_some() {
-            Err(not_legal("the game is already over".into()))
-        } else if position.decision_pending() {
-            Err(not_legal("an alliance was proposed: `accept` or `refuse` must come first".into()))
-        } else {
-            move_text::parse(&position, &legal, &token.text)
-        };
-        match parsed {
-            Ok(m) => {
-                let canonical = move_text::canonical(&position, m);
-                let events = game.play_unchecked(m);
-                played.push(PlayedMove { player, mv: m, canonical, events });
+            Err(error) => {
+                let bad = BadMove {
+                    number: index + 1,
+                    player,
+                    text: token.text.clone(),
+                    line: token.line,
+                    column: token.column,
+                    error,
+                };
+                return (played, Some(bad));
             }
-            Err(error) => return (played, Some(bad(error))),
         }
     }
     (played, None)

@@ -76,7 +76,6 @@ impl FromStr for Variant {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum NewGameError {
     Rules(RuleOptionError),
-    NotPlayable(Variant),
     Variant(UnknownVariant),
     Position(ParsePositionError),
 }
@@ -85,7 +84,6 @@ impl fmt::Display for NewGameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NewGameError::Rules(e) => write!(f, "{e}"),
-            NewGameError::NotPlayable(v) => write!(f, "variant `{}` cannot be played yet", v.name()),
             NewGameError::Variant(e) => write!(f, "{e}"),
             NewGameError::Position(e) => write!(f, "{e}"),
         }

@@ -1,0 +1,37 @@
+//! What every request handler shares: the application state (the live rooms), the lookup of a
+//! game's room, and the JSON error answer.
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+use tracing::error;
+
+use crate::room::RoomHandle;
+use crate::rooms::{RoomError, Rooms};
+
+/// What every request handler shares.
+pub struct App {
+    pub rooms: Rooms,
+}
+
+pub type AppState = Arc<App>;
+
+/// An error answer: `{ "error": "…" }`.
+pub fn error_response(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(json!({ "error": message.into() }))).into_response()
+}
+
+/// The live game `id`, or the answer to give instead.
+pub async fn find_room(app: &App, id: &str) -> Result<RoomHandle, Response> {
+    match app.rooms.get(id).await {
+        Ok(Some(room)) => Ok(room),
+        Ok(None) => Err(error_response(StatusCode::NOT_FOUND, format!("no game `{id}`"))),
+        Err(e @ RoomError::Store(_)) | Err(e @ RoomError::Broken(_)) => {
+            error!(game = %id, "cannot open game: {e}");
+            Err(error_response(StatusCode::INTERNAL_SERVER_ERROR, "the game cannot be opened"))
+        }
+    }
+}
