@@ -55,7 +55,6 @@ export class GameSocket {
     this.onStatus = onStatus || (() => {});
     this.ws = null;
     this.retry = 0;
-    this.stopped = false;
     this.connect();
   }
 
@@ -66,7 +65,6 @@ export class GameSocket {
   }
 
   connect() {
-    if (this.stopped) return;
     this.onStatus('connecting');
     const ws = new WebSocket(this.url());
     this.ws = ws;
@@ -86,7 +84,6 @@ export class GameSocket {
     ws.addEventListener('close', () => {
       if (this.ws !== ws) return;
       this.onStatus('closed');
-      if (this.stopped) return;
       const delay = Math.min(10000, 500 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     });
@@ -101,10 +98,5 @@ export class GameSocket {
     if (!this.open) return false;
     this.ws.send(JSON.stringify(message));
     return true;
-  }
-
-  close() {
-    this.stopped = true;
-    if (this.ws) this.ws.close();
   }
 }

@@ -12,9 +12,9 @@ export class History {
     this.fetching = new Set();
   }
 
-  /** Keeps the position of a state (after `moves.length` plies, and what followed them). */
+  /** Keeps the position of a state: the board and the hands after `moves.length` plies. */
   record(state) {
-    this.positions.set(state.moves.length, { board: state.board, hands: state.hands, to_move: state.to_move });
+    this.positions.set(state.moves.length, { board: state.board, hands: state.hands });
   }
 
   /**

@@ -1,5 +1,5 @@
 // Move text (docs/FORMATS.md) as far as the client needs it: reading the server's canonical
-// legal moves into "what can the piece on this cell do", and applying a move to a board copy.
+// legal moves into "what can the piece on this cell do", and the names of the pieces.
 
 const CELL = '(\\d{1,2}[a-z]|[a-z]\\d{1,2})';
 const BOARD_RE = new RegExp(`^(\\+)?([A-Z])${CELL}([-x=])${CELL}([+=])?$`);

@@ -1,0 +1,45 @@
+// The page's modal dialogs: the promotion question, the confirmation of a resignation, and
+// the end of the game with each seat's place.
+
+import { pieceName } from './moves.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Asks whether to promote on `mv`; answers 'promote', 'keep' or 'cancel'. */
+export function askPromotion(variant, mv) {
+  const dialog = $('promotion');
+  $('promotion-text').textContent =
+    `${pieceName(variant, mv.letter, mv.promotedPiece)} from ${mv.from} to ${mv.to}: promote it?`;
+  return new Promise((resolve) => {
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue || 'cancel'), { once: true });
+    dialog.showModal();
+    $('promote-yes').focus();
+  });
+}
+
+/** Asks a yes-or-no question; answers true for yes. */
+export function confirmAction(text) {
+  const dialog = $('confirm');
+  $('confirm-text').textContent = text;
+  return new Promise((resolve) => {
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+    dialog.showModal();
+    $('confirm-no').focus();
+  });
+}
+
+/** The end screen: the outcome and the seats by place. */
+export function showEnd(game) {
+  const dialog = $('game-end');
+  $('game-end-text').textContent = game.outcome.text;
+  const placings = game.outcome.placings || {};
+  const rows = game.seats.map((s) => [s.seat, placings[s.seat]]).sort((a, b) => (a[1] ?? 99) - (b[1] ?? 99));
+  $('placings').replaceChildren(...rows.map(([seat, place]) => {
+    const li = document.createElement('li');
+    li.textContent = `${seat}${place != null ? ` — place ${place}` : ''}`;
+    return li;
+  }));
+  if (!dialog.open) dialog.showModal();
+}

@@ -1,0 +1,209 @@
+// Drawing the game page from what the page knows: the board and its highlights, whose turn,
+// the selection bar, the panels, the buttons' states, the connection line, the end screen.
+
+import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
+import {
+  state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
+} from './game-state.js';
+import { socketCount, anyOpen } from './connection.js';
+import { hotseat } from './page-link.js';
+import { renderPlayers, renderHands } from './players-view.js';
+import { renderMoves } from './move-list.js';
+import { showEnd } from './dialogs.js';
+import { showNotice } from './notices.js';
+
+const $ = (id) => document.getElementById(id);
+
+let board = null;         // BoardView
+let onPickHand = () => {};
+let onGoTo = () => {};
+let endShown = false;     // the end screen opens once; closed, it stays closed
+
+/** The board to draw on, and what a click on a piece in hand or on a move does. */
+export function initView(boardView, handlers) {
+  board = boardView;
+  ({ onPickHand, onGoTo } = handlers);
+}
+
+export function showCoordinates(show) {
+  board?.setCoordinates(show);
+}
+
+/** The cells a move touches, marked as the last move. */
+function moveCells(text) {
+  const mv = parseMove(text || '');
+  if (!mv) return [];
+  if (mv.kind === 'board') return [mv.from, mv.to];
+  if (mv.kind === 'drop') return [mv.to];
+  if (mv.kind === 'illuminate') return [mv.from, ...mv.targets];
+  return [];
+}
+
+function describePiece(cell) {
+  const { game } = state;
+  const piece = game?.board.find((p) => p.cell === cell);
+  return piece ? `${piece.seat} ${pieceName(game.variant, piece.letter, piece.promoted)} on ${cell}` : cell;
+}
+
+/** Draws the whole page again; every change of state ends here. */
+export function render() {
+  const { game } = state;
+  if (!game || !board) return;
+  const seat = actingSeat();
+  const me = mySeats();
+  const main = $('game');
+  main.dataset.ply = String(game.moves.length);
+  main.dataset.toMove = game.to_move || '';
+  main.dataset.viewing = state.viewPly === null ? 'live' : String(state.viewPly);
+  main.dataset.over = game.outcome ? '1' : '';
+  main.dataset.acting = seat || '';
+  $('game-title').textContent = `${game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
+    + (game.rules?.length ? ` · ${game.rules.join(', ')}` : '');
+
+  renderTurn(seat, me);
+  renderBoard(seat);
+  renderSelectionBar(seat);
+  renderPlayers(seat, onPickHand);
+  renderMoves(onGoTo);
+  renderAllianceQuestion();
+  renderConnection();
+  const resigning = resigningSeat();
+  $('resign').disabled = !resigning;
+  $('resign').textContent = hotseat && resigning ? `Resign (${resigning})` : 'Resign';
+  const offered = game.draw_offered_by || [];
+  const drawing = drawSeats();
+  $('offer-draw').disabled = !drawing.length;
+  $('offer-draw').textContent = !drawing.length && offered.length && !game.outcome ? 'Draw offered'
+    : offered.length ? `Accept the draw (${offered.join(', ')} offered)`
+      : hotseat ? 'Agree a draw' : 'Offer a draw';
+  $('move-submit').disabled = !seat || state.awaiting;
+  $('play-controls').hidden = me.size === 0;
+  if (game.outcome && !endShown) {
+    endShown = true;
+    showEnd(game);
+  }
+}
+
+function renderTurn(seat, me) {
+  const { game } = state;
+  const turn = $('turn');
+  let text;
+  if (game.outcome) text = `Game over: ${game.outcome.text}`;
+  else if (game.pending_alliance) {
+    const p = game.pending_alliance;
+    text = `Alliance proposed: ${p.allies.join(' + ')} against ${p.against}. Waiting for the answer.`;
+  } else if (seat && hotseat) text = `${seat} to move — your turn on this device`;
+  else if (seat) text = `Your move (${seat})`;
+  else {
+    const kind = seatKind(game.to_move);
+    const bot = kind?.kind === 'bot' ? ` (bot${kind.level ? `, ${kind.level}` : ''})` : '';
+    text = `${game.to_move} to move${bot}`;
+    if (me.size && !hotseat) text += ' — waiting';
+  }
+  if (state.awaiting) text += ' · sending…';
+  turn.textContent = text;
+  turn.classList.toggle('mine', !!seat);
+}
+
+/** The live position with what `seat` may do, or an earlier one (fetched when not known). */
+function renderBoard(seat) {
+  const { game, legal, selection, viewPly } = state;
+  let view;
+  const reviewing = viewPly !== null;
+  const viewing = $('viewing');
+  board.container.classList.remove('unavailable');
+  if (reviewing) {
+    const shown = viewPly;
+    const position = state.history.at(shown, (err) => {
+      if (state.viewPly === shown) showNotice(`The position after move ${shown} could not be fetched: ${err.message}`);
+    });
+    const mv = game.moves[viewPly - 1];
+    viewing.hidden = false;
+    const what = viewPly === 0 ? 'the start position' : `the position after move ${viewPly} (${mv.seat} ${mv.short || mv.move})`;
+    if (position) {
+      $('viewing-text').textContent = `Showing ${what}.`;
+      view = { board: position.board, lastMove: mv ? moveCells(mv.move) : [] };
+      renderHands(position.hands, null, onPickHand);
+    } else {
+      $('viewing-text').textContent = `Fetching ${what}…`;
+      board.container.classList.add('unavailable');
+      view = { board: [], lastMove: [] };
+      renderHands({}, null, onPickHand);
+    }
+  } else {
+    viewing.hidden = true;
+    const last = game.moves[game.moves.length - 1];
+    view = { board: game.board, lastMove: last ? moveCells(last.move) : [] };
+    if (seat && !state.awaiting) {
+      view.interactive = true;
+      view.movable = new Set([...legal.from.keys(), ...legal.illuminations.keys()]);
+      if (selection?.kind === 'piece') {
+        view.selected = selection.cell;
+        view.dests = new Set(destinations(legal, selection.cell).keys());
+      } else if (selection?.kind === 'hand') {
+        view.dests = new Set(legal.drops.get(selection.letter)?.keys() || []);
+      } else if (selection?.kind === 'illuminate') {
+        view.selected = selection.cell;
+        view.targets = illuminationTargets(legal, selection.cell);
+        view.chosen = selection.chosen;
+      }
+    }
+  }
+  board.render(view);
+}
+
+function renderSelectionBar(seat) {
+  const { game, legal, selection, viewPly } = state;
+  const bar = $('selection-bar');
+  const illuminate = $('illuminate');
+  const confirm = $('illuminate-confirm');
+  $('pass').hidden = !(seat && legal.pass && viewPly === null);
+  if (!seat || !selection || viewPly !== null) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  illuminate.hidden = true;
+  confirm.hidden = true;
+  if (selection.kind === 'piece') {
+    const count = destinations(legal, selection.cell).size;
+    const canIlluminate = legal.illuminations.has(selection.cell);
+    $('selection-text').textContent = `${describePiece(selection.cell)}: ${count} destination${count === 1 ? '' : 's'}`
+      + (canIlluminate ? ', or illuminate' : '');
+    illuminate.hidden = !canIlluminate;
+  } else if (selection.kind === 'hand') {
+    const count = legal.drops.get(selection.letter)?.size || 0;
+    $('selection-text').textContent = `Drop a ${pieceName(game.variant, selection.letter)}: choose one of ${count} cells`;
+  } else if (selection.kind === 'illuminate') {
+    const text = matchIllumination(legal, selection.cell, selection.chosen);
+    const n = selection.chosen.size;
+    $('selection-text').textContent = `Illumination from ${selection.cell}: choose the pieces to remove (${n} chosen)`
+      + (text ? ` — ${text}` : '');
+    confirm.hidden = false;
+    confirm.disabled = !text;
+  }
+}
+
+function renderAllianceQuestion() {
+  const { game } = state;
+  const box = $('alliance-question');
+  const seat = allianceAnswerer();
+  if (!seat || game.outcome) {
+    box.hidden = true;
+    return;
+  }
+  const p = game.pending_alliance;
+  $('alliance-question-text').textContent =
+    `An alliance of ${p.allies.join(' + ')} against ${p.against} was detected. ${hotseat ? seat : 'You'} may accept or refuse it.`;
+  box.hidden = false;
+}
+
+function renderConnection() {
+  const box = $('connection');
+  if (!socketCount()) return;
+  const open = anyOpen();
+  const me = [...mySeats()];
+  box.dataset.state = open ? 'open' : 'connecting';
+  const role = hotseat ? `hot-seat (${me.join(', ') || 'no seat'})` : me.length ? `playing ${me[0]}` : 'spectator';
+  box.textContent = open ? `Connected · ${role}` : 'Reconnecting…';
+}

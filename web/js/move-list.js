@@ -1,0 +1,68 @@
+// The move list: one button per ply (the start position first) with the events that followed
+// each move, the shown ply marked, and the buttons that go through the game.
+
+import { seatColour } from './board.js';
+import { state, seatIndex, currentPly } from './game-state.js';
+
+const $ = (id) => document.getElementById(id);
+
+let renderedMoves = ''; // the moves the list was last built for, so it is rebuilt only when they change
+
+function moveItem(ply, mv, onGoTo) {
+  const li = document.createElement('li');
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.dataset.ply = String(ply);
+  if (!mv) {
+    li.className = 'start';
+    b.textContent = 'Start position';
+  } else {
+    const i = seatIndex(mv.seat);
+    b.style.setProperty('--seat-colour', seatColour(mv.seat, i));
+    b.dataset.move = mv.move;
+    b.innerHTML = '<span class="ply"></span><span class="mover"></span><span class="text"></span>';
+    b.querySelector('.ply').textContent = `${ply}.`;
+    b.querySelector('.mover').textContent = mv.seat;
+    b.querySelector('.text').textContent = mv.short || mv.move;
+    b.title = mv.move;
+  }
+  b.addEventListener('click', () => onGoTo(ply));
+  li.appendChild(b);
+  if (mv?.events?.length) {
+    const ev = document.createElement('span');
+    ev.className = 'events';
+    ev.textContent = mv.events.join('; ');
+    li.appendChild(ev);
+  }
+  return li;
+}
+
+/** Draws the list; a click on a move calls `onGoTo(ply)`. */
+export function renderMoves(onGoTo) {
+  const { game, viewPly } = state;
+  const list = $('moves');
+  const n = game.moves.length;
+  // Resignations, answers and draws add events to the last move without adding a move.
+  const key = `${n}|${(game.moves[n - 1]?.events || []).length}`;
+  if (renderedMoves !== key) {
+    const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    list.replaceChildren(moveItem(0, null, onGoTo), ...game.moves.map((mv, i) => moveItem(i + 1, mv, onGoTo)));
+    renderedMoves = key;
+    if (stick || viewPly === null) list.scrollTop = list.scrollHeight;
+  }
+  const cur = currentPly();
+  for (const b of list.querySelectorAll('button')) {
+    const on = Number(b.dataset.ply) === cur;
+    b.setAttribute('aria-current', on ? 'true' : 'false');
+    b.tabIndex = on ? 0 : -1;
+  }
+  $('nav-first').disabled = cur === 0;
+  $('nav-prev').disabled = cur === 0;
+  $('nav-next').disabled = cur >= n;
+  $('nav-last').disabled = viewPly === null;
+}
+
+/** The button of the ply shown. */
+export function currentMoveButton() {
+  return $('moves').querySelector('[aria-current="true"]');
+}

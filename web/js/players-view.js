@@ -1,0 +1,136 @@
+// The players panel: each seat with its kind, tags, connection and running clock, the pieces
+// in hand (buttons that pick a drop), and the alliance line.
+
+import { seatColour } from './board.js';
+import { pieceName } from './moves.js';
+import { state, mySeats } from './game-state.js';
+import { hotseat } from './page-link.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** The order of the letters in a hand: Shogi's pieces, then Sankaku's. */
+const HAND_ORDER = ['K', 'R', 'B', 'G', 'S', 'N', 'L', 'P', 'E', 'C', 'H'];
+
+function formatClock(ms) {
+  if (ms == null) return '';
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = h ? String(m).padStart(2, '0') : String(m);
+  return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+}
+
+/**
+ * Each seat's pieces in hand; those `seat` may drop now are enabled, and a click on one calls
+ * `onPick(letter)`.
+ */
+export function renderHands(hands, seat, onPick) {
+  const { game, legal, selection, viewPly, awaiting } = state;
+  for (const li of $('players').children) {
+    const s = li.dataset.seat;
+    const box = li.querySelector('.hand');
+    const hand = hands?.[s] || {};
+    const letters = Object.keys(hand).filter((l) => hand[l] > 0)
+      .sort((a, b) => HAND_ORDER.indexOf(a) - HAND_ORDER.indexOf(b));
+    box.replaceChildren();
+    if (!letters.length) {
+      const empty = document.createElement('span');
+      empty.className = 'empty';
+      empty.textContent = 'no pieces in hand';
+      box.appendChild(empty);
+      continue;
+    }
+    for (const letter of letters) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.letter = letter;
+      const droppable = seat === s && viewPly === null && legal.drops.has(letter) && !awaiting;
+      b.disabled = !droppable;
+      b.setAttribute('aria-pressed', String(selection?.kind === 'hand' && selection.letter === letter && seat === s));
+      b.setAttribute('aria-label', `${s} ${pieceName(game.variant, letter)} in hand, ${hand[letter]}${droppable ? ', drop' : ''}`);
+      b.innerHTML = `${letter}<span class="count">×${hand[letter]}</span>`;
+      b.addEventListener('click', () => onPick(letter));
+      box.appendChild(b);
+    }
+  }
+}
+
+/** The player list (built once per seat count), the alliance line, and the live hands. */
+export function renderPlayers(seat, onPickHand) {
+  const { game } = state;
+  const list = $('players');
+  const me = mySeats();
+  if (list.children.length !== game.seats.length) {
+    list.replaceChildren(...game.seats.map((s, i) => {
+      const li = document.createElement('li');
+      li.className = 'player';
+      li.dataset.seat = s.seat;
+      li.style.setProperty('--seat-colour', seatColour(s.seat, i));
+      li.innerHTML = '<header><span class="seat-name"></span><span class="kind"></span><span class="tags"></span>'
+        + '<span class="clock" aria-label="clock"></span></header><div class="conn"></div><div class="hand" aria-label="pieces in hand"></div>';
+      li.querySelector('.seat-name').textContent = s.seat;
+      return li;
+    }));
+  }
+  const placings = game.outcome?.placings || null;
+  game.seats.forEach((s, i) => {
+    const li = list.children[i];
+    const out = s.active === false;
+    li.classList.toggle('to-move', !game.outcome && game.to_move === s.seat);
+    li.classList.toggle('out', out);
+    li.dataset.out = out ? '1' : '';
+    li.querySelector('.kind').textContent = s.kind === 'bot' ? `bot${s.level ? ` (${s.level})` : ''}` : 'human';
+    const tags = [];
+    if (me.has(s.seat)) tags.push(['you', hotseat ? 'this device' : 'you']);
+    if (!game.outcome && game.to_move === s.seat) tags.push(['move', 'to move']);
+    if (out && !placings) tags.push(['out', 'out']);
+    if (placings && placings[s.seat] != null) tags.push(['place', `place ${placings[s.seat]}`]);
+    if ((game.draw_offered_by || []).includes(s.seat)) tags.push(['draw', 'offers a draw']);
+    const tagBox = li.querySelector('.tags');
+    tagBox.replaceChildren(...tags.map(([cls, text]) => {
+      const t = document.createElement('span');
+      t.className = `tag ${cls}`;
+      t.textContent = text;
+      return t;
+    }));
+    const conn = li.querySelector('.conn');
+    if (s.kind === 'human') {
+      conn.textContent = s.connected ? 'online' : 'not connected';
+      conn.classList.toggle('off', !s.connected);
+    } else conn.textContent = '';
+  });
+  const alliance = $('alliance');
+  if (game.alliance) {
+    alliance.textContent = `Alliance: ${game.alliance.allies.join(' + ')} against ${game.alliance.against}`;
+    alliance.classList.add('formed');
+  } else {
+    alliance.textContent = game.seats.length > 2 ? 'No alliance' : '';
+    alliance.classList.remove('formed');
+  }
+  alliance.hidden = !alliance.textContent;
+  if (state.viewPly === null) renderHands(game.hands, seat, onPickHand);
+  tickClocks();
+}
+
+/** The clocks, the running one counted down from when the state arrived (called 4× a second). */
+export function tickClocks() {
+  const { game } = state;
+  if (!game) return;
+  const list = $('players');
+  const elapsed = performance.now() - state.receivedAt;
+  game.seats.forEach((s, i) => {
+    const clock = list.children[i]?.querySelector('.clock');
+    if (!clock) return;
+    if (s.clock_ms == null) {
+      clock.hidden = true;
+      return;
+    }
+    clock.hidden = false;
+    const running = !game.outcome && !game.pending_alliance && game.to_move === s.seat && s.active !== false;
+    const ms = running ? s.clock_ms - elapsed : s.clock_ms;
+    clock.textContent = formatClock(ms);
+    clock.classList.toggle('running', running);
+    clock.classList.toggle('low', ms < 30000);
+  });
+}
