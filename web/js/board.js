@@ -38,7 +38,7 @@ const fmt = (n) => Number(n.toFixed(4));
 /**
  * Geometry of one cell: polygon points, where a piece sits and how big it is.
  * Hexagons have circumradius 1 (corner up); triangles have side 2. For triangles the layout's
- * (x, y) may be the centroid or the centre of the bounding box; `triangleCentroid` says which.
+ * (x, y) is the centroid or the centre of the bounding box, as its `centre` says.
  */
 function cellGeometry(cell, triangleCentroid) {
   const { x, y } = cell;
@@ -60,20 +60,6 @@ function cellGeometry(cell, triangleCentroid) {
     pts.push([x + Math.cos(a), y + Math.sin(a)]);
   }
   return { points: pts, cx: x, cy: y, scale: 0.86, labelY: y + 0.72 };
-}
-
-/** Whether triangle centres are centroids: then an up and a down neighbour differ in y. */
-function detectTriangleCentroid(cells) {
-  const tris = cells.filter((c) => c.shape !== 'hexagon');
-  for (const a of tris) {
-    for (const b of tris) {
-      if (a.shape === b.shape || Math.abs(Math.abs(a.x - b.x) - 1) > 0.05) continue;
-      const dy = Math.abs(a.y - b.y);
-      if (dy < 0.05) return false;
-      if (Math.abs(dy - SQRT3 / 3) < 0.05) return true;
-    }
-  }
-  return true;
 }
 
 /** A shade index per cell so that neighbours differ (hexagons: 3 colours; triangles: up/down). */
@@ -106,7 +92,7 @@ export class BoardView {
 
   build() {
     const { cells } = this.layout;
-    const centroid = detectTriangleCentroid(cells);
+    const centroid = this.layout.centre !== 'box';
     const origin = cells[0] || { x: 0, y: 0 };
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     const geos = cells.map((c) => {

@@ -79,12 +79,15 @@ export function matchIllumination(index, cell, chosen) {
   return null;
 }
 
-/** Piece names for screen readers and titles, by variant. */
-const SHOGI_NAMES = { K: 'king', R: 'rook', B: 'bishop', G: 'gold', S: 'silver', N: 'knight', L: 'lance', P: 'pawn' };
-const SANKAKU_NAMES = { E: 'emperor', C: 'chariot', H: 'cavalry', G: 'general', S: 'soldier' };
+/** Piece names for screen readers and titles, by variant, as the server's layout gives them. */
+const pieceNames = new Map();
+
+/** Remembers a variant's piece names (`layout.pieces`: letter → name). */
+export function setPieceNames(variant, names) {
+  pieceNames.set(variant, names || {});
+}
 
 export function pieceName(variant, letter, promoted = false) {
-  const names = variant === 'sankaku' ? SANKAKU_NAMES : SHOGI_NAMES;
-  const name = names[letter] || letter;
+  const name = pieceNames.get(variant)?.[letter] || letter;
   return promoted ? `promoted ${name}` : name;
 }

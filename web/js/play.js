@@ -12,6 +12,7 @@ import { tickClocks } from './players-view.js';
 import { onCell, onPickHand, wireMoveInput } from './move-input.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
+import { setPieceNames } from './moves.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +36,7 @@ async function start() {
     showBanner(`The board of ${first.variant} cannot be loaded: ${err.message}`);
     return;
   }
+  setPieceNames(first.variant, layout.pieces);
   state.history = new History(gameId, (ply) => {
     if (state.viewPly === ply) render();
   });

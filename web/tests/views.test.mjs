@@ -41,6 +41,14 @@ describe('boards and screens', { concurrency: false }, () => {
         const transform = await page.locator(`[data-cell="${piece.cell}"] .piece`).getAttribute('transform');
         assert.match(transform, new RegExp(`rotate\\(${layout.seat_rotation[i]}\\)`), `${variant.name}: ${seat}'s facing`);
       }
+      // The layout declares its conventions, and pieces are named with its names.
+      assert.equal(layout.centre, 'centroid', `${variant.name}: centres are centroids`);
+      for (const piece of state.board.slice(0, 6)) {
+        const name = layout.pieces[piece.letter];
+        assert.ok(name, `${variant.name}: the layout names the piece ${piece.letter}`);
+        const title = await page.locator(`[data-cell="${piece.cell}"] .piece title`).textContent();
+        assert.equal(title, `${piece.seat} ${piece.promoted ? 'promoted ' : ''}${name}`, `${variant.name}: ${piece.cell}`);
+      }
       await screenshot(page, `board-${variant.name}.png`, { fullPage: true });
       await page.locator('#board svg').screenshot({ path: path.join(ARTIFACTS, `board-${variant.name}-only.png`) });
       // A move by clicking on this board: the first piece that can move, to its first destination.
@@ -60,8 +68,8 @@ describe('boards and screens', { concurrency: false }, () => {
   });
 
   test('a triangle board (Sankaku, RULES.md §3.1) is drawn from its layout', T, async () => {
-    // The server may not offer a triangle variant yet, so the served client draws a layout
-    // built here: 44 triangles of side 2, centres given as centroids or as box centres.
+    // The served client draws a layout built here: 44 triangles of side 2, their centres
+    // declared (`centre`) as centroids, as the server sends them, or as box centres.
     const { page, context } = await newPage(browser);
     await page.goto(`${BASE}/`);
     const result = await page.evaluate(async () => {
@@ -79,7 +87,7 @@ describe('boards and screens', { concurrency: false }, () => {
             cells.push({ name: `${file}${rank}`, shape: up ? 'triangle_up' : 'triangle_down', x: f + 1, y });
           }
         }
-        return { cells, marked: [], seat_rotation: [0, 180] };
+        return { cells, centre: centroid ? 'centroid' : 'box', marked: [], seat_rotation: [0, 180] };
       };
       const draw = (centroid) => {
         const box = document.createElement('div');

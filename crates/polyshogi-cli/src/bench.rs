@@ -69,7 +69,7 @@ pub fn run(depth: u32) {
 pub fn run_search(movetime_ms: u64) {
     for (variant, name, options, moves) in POSITIONS {
         let game = bench_game(variant, options, moves);
-        let seats = with_game!(&game, g => g.position().seats().len());
+        let seats = game.position().seats().len();
         let kinds: &[EngineKind] = if seats == 3 {
             &[EngineKind::Paranoid, EngineKind::Brs, EngineKind::MaxN, EngineKind::Mcts]
         } else {

@@ -18,7 +18,7 @@ use polyshogi::outcome::{Event, Outcome};
 use polyshogi::player::Player;
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Game, Rules};
+use polyshogi::{with_game, Game};
 use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
 
 /// Plays engines against each other.
@@ -146,7 +146,7 @@ impl Contestant {
 pub fn run(args: MatchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let seats = with_game!(&start, g => g.position().seats().len());
+    let seats = start.position().seats().len();
     let contestants: Vec<Contestant> =
         args.engines.iter().map(|name| Contestant::parse(name.trim(), variant)).collect::<Result<_>>()?;
     if contestants.len() < 2 {
@@ -209,8 +209,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     })?;
     progress.finish_and_clear();
     results.sort_by_key(|r| r.index);
-    let seat_names: Vec<String> =
-        with_game!(&start, g => g.position().seats().iter().map(|&p| g.position().seat_name(p).to_string()).collect());
+    let seat_names: Vec<String> = start.position().seats().iter().map(|&p| start.position().seat_name(p).to_string()).collect();
     let table = results_table(&results, &contestants, &seat_names, &args, started.elapsed());
     print!("{table}");
     if let Some(out) = &args.out {
@@ -405,13 +404,13 @@ fn score<P: Evaluate>(pos: &P, seats: &[Player], flagged: Option<Player>) -> Vec
         seats.iter().map(|p| if players.contains(p) { 1.0 / players.len() as f64 } else { 0.0 }).collect()
     };
     if let Some(loser) = flagged {
-        let others: Vec<Player> = seats.iter().copied().filter(|&p| p != loser && pos.active().contains(p)).collect();
+        let others: Vec<Player> = seats.iter().copied().filter(|&p| p != loser && pos.players_in().contains(p)).collect();
         return share(&others);
     }
     match pos.outcome() {
         Some(Outcome::Win { winner, .. }) => share(&[winner]),
         Some(Outcome::Draw { players, .. }) => share(&players.iter().collect::<Vec<_>>()),
-        None => share(&pos.active().iter().collect::<Vec<_>>()),
+        None => share(&pos.players_in().iter().collect::<Vec<_>>()),
     }
 }
 

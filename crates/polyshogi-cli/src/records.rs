@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use polyshogi::notation::describe::{event_text, outcome_text, result_tag};
 use polyshogi::notation::record_write::write_record;
-use polyshogi::notation::replay::{replay, BadMove, Replay};
+use polyshogi::replay::{replay, BadMove, Replay};
 use polyshogi::variant::AnyGame;
 use polyshogi::{with_game, Event, Player, Rules};
 use serde_json::json;
@@ -27,7 +27,7 @@ fn replay_file(path: &Path) -> Result<Replay> {
 }
 
 fn seat_name(game: &AnyGame, player: Player) -> &'static str {
-    with_game!(game, g => g.position().seat_name(player))
+    game.position().seat_name(player)
 }
 
 fn bad_move_error(path: &Path, game: &AnyGame, bad: &BadMove) -> anyhow::Error {
@@ -46,11 +46,8 @@ fn bad_move_error(path: &Path, game: &AnyGame, bad: &BadMove) -> anyhow::Error {
 pub fn replay_command(path: &Path, show_events: bool) -> Result<()> {
     let replay = replay_file(path)?;
     for (index, played) in replay.played.iter().enumerate() {
-        let events: Vec<String> = if show_events {
-            played.events.iter().map(|e| with_game!(&replay.game, g => event_text(g.position(), e))).collect()
-        } else {
-            Vec::new()
-        };
+        let events: Vec<String> =
+            if show_events { played.events.iter().map(|e| event_text(replay.game.position(), e)).collect() } else { Vec::new() };
         let suffix = if events.is_empty() { String::new() } else { format!("  {{{}}}", events.join("; ")) };
         println!("{:>3}. {:<6} {}{suffix}", index + 1, seat_name(&replay.game, played.player), played.canonical);
     }

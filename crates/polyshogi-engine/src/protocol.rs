@@ -312,7 +312,7 @@ fn parse_go(session: &Session, rest: &str) -> Result<Limits, String> {
             },
         }
     }
-    let mover = with_game!(&session.game, g => g.position().to_move()).index();
+    let mover = session.game.position().to_move().index();
     if let Some(time_left_ms) = times[mover] {
         limits.clock = Some(Clock { time_left_ms, increment_ms: increments[mover], moves_to_go });
     }

@@ -101,7 +101,7 @@ fn every_playable_variant_follows_its_transcript() {
         let opening = case.opening.join(" ");
         // The position after the opening as a position string, for `position pos`.
         let record = format!("[Variant \"{}\"]\n{opening}\n", case.variant);
-        let replayed = polyshogi::notation::replay::replay(&record).expect("the opening replays");
+        let replayed = polyshogi::replay::replay(&record).expect("the opening replays");
         assert_eq!(replayed.bad_move, None, "the opening of {} is legal", case.variant);
         let after_opening = replayed.game.position_text();
         let clocks: String =
@@ -174,7 +174,7 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
     // After these three moves under compulsory=confirm, Middle and Last may ally against First.
     let proposal = "G-2c P6k-6j Bx3f+";
     let record = format!("[Variant \"sannin\"]\n[Rules \"compulsory=confirm\"]\n{proposal}\n");
-    let pending = polyshogi::notation::replay::replay(&record).expect("the record replays").game.position_text();
+    let pending = polyshogi::replay::replay(&record).expect("the record replays").game.position_text();
     assert!(pending.contains(";proposal=ML:F:"), "{pending}");
     let sankaku_start = polyshogi::variant::AnyGame::new::<&str>(Variant::Sankaku, &[]).expect("sankaku starts").position_text();
     let script = [
@@ -305,7 +305,7 @@ fn a_searching_engine_reports_and_stops() {
     let record = "[Variant \"sannin\"]\nP3c-4d\n".to_string();
     for &at in &bestmoves {
         let best = output[at].trim_start_matches("bestmove ");
-        let replayed = polyshogi::notation::replay::replay(&format!("{record}{best}\n")).expect("the record replays");
+        let replayed = polyshogi::replay::replay(&format!("{record}{best}\n")).expect("the record replays");
         assert_eq!(replayed.bad_move, None, "bestmove {best} is legal");
     }
     // One `readyok` while thinking, one after the search's `bestmove`.
@@ -329,10 +329,13 @@ fn departures_in_moves_take_players_out() {
     // Middle has left: Last moves.
     let best = output[1].strip_prefix("bestmove ").expect("a best move");
     let record = format!("[Variant \"sannin\"]\n\nP3c-4d resign:Middle {best}\n");
-    let replayed = polyshogi::notation::replay::replay(&record).expect("the record replays");
+    let replayed = polyshogi::replay::replay(&record).expect("the record replays");
     assert_eq!(replayed.bad_move, None, "{best} is not Last's move");
     assert_eq!(replayed.played.last().map(|m| m.player), Some(polyshogi::Player::Third));
-    assert_eq!(output[2], error("move 2: `resign:Nobody` is not legal: `Nobody` is not a seat of this game (seats: First, Middle, Last)"));
+    assert_eq!(
+        output[2],
+        error("move 2: `resign:Nobody` is not legal: `Nobody` is not a seat of this game (seats: First, Middle, Last)")
+    );
     // A drawn game has no move to find.
     assert_eq!(output[3..], ["bestmove none".to_string()]);
 }

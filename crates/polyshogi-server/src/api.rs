@@ -7,13 +7,14 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use polyshogi::player::Player;
 use polyshogi::variant::{NewGameError, Variant};
 use polyshogi_engine::EngineKind;
 use serde_json::{json, Map, Value};
 use tracing::error;
 
 use crate::app::{error_response, find_room, AppState};
-use crate::room::{now_ms, variant_seats, ClockConfig, GameSetup, SeatKind};
+use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind};
 use crate::table::Table;
 use crate::tokens::{hash_token, new_game_id, new_token};
 use crate::{variants, web, ws};
@@ -118,7 +119,7 @@ fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
         Some(Value::Object(clock)) => Some(parse_clock(clock)?),
         Some(_) => return Err("clock: expected null or { \"initial_ms\", \"increment_ms\" }".into()),
     };
-    let seat_names = variant_seats(variant).ok_or_else(|| format!("variant: `{}` cannot be played", variant.name()))?;
+    let seat_names = variant_seats(variant);
     let Some(Value::Array(seats)) = body.get("seats") else {
         return Err("seats: missing (one entry per seat, in seat order)".into());
     };
@@ -173,7 +174,7 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
         Ok(parsed) => parsed,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
-    let seat_names = variant_seats(variant).unwrap_or_default();
+    let seat_names = variant_seats(variant);
     let mut tokens = Vec::new();
     let seats: Vec<SeatKind> = seat_requests
         .into_iter()
@@ -220,6 +221,11 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
         }
     }
     error_response(StatusCode::INTERNAL_SERVER_ERROR, format!("the game could not be stored: {last_error}"))
+}
+
+/// A variant's seats in turn order, with their names.
+fn variant_seats(variant: Variant) -> Vec<(Player, &'static str)> {
+    variant.seats().iter().map(|&p| (p, variant.seat_name(p))).collect()
 }
 
 #[cfg(test)]

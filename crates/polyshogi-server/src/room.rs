@@ -8,7 +8,7 @@ use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
 use polyshogi::player::Player;
 use polyshogi::variant::Variant;
-use polyshogi::{with_game, Rules};
+use polyshogi::with_game;
 use polyshogi_engine::{EngineKind, Limits};
 use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -638,10 +638,4 @@ impl Room {
         tags.push(("Site".to_string(), format!("polyshogi server, game {}", self.setup.id)));
         write_record(table, &tags)
     }
-}
-
-/// The rules' seat list of a variant (for validating a new game).
-pub fn variant_seats(variant: Variant) -> Option<Vec<(Player, &'static str)>> {
-    let game = polyshogi::variant::AnyGame::new(variant, &[] as &[&str]).ok()?;
-    Some(with_game!(&game, g => g.position().seats().iter().map(|&p| (p, g.position().seat_name(p))).collect()))
 }

@@ -10,6 +10,7 @@ use polyshogi::notation::move_text;
 use polyshogi::outcome::Event;
 use polyshogi::piece::Role;
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
+use polyshogi::rules::{Alliance, PositionView};
 use polyshogi::variant::{AnyGame, NewGameError, Variant};
 use polyshogi::{with_game, Cell, Departure, Game, Rules};
 use serde_json::{json, Map, Value};
@@ -107,11 +108,11 @@ impl Table {
     }
 
     pub fn seats(&self) -> Vec<Player> {
-        with_game!(&self.game, g => g.position().seats().to_vec())
+        self.game.position().seats().to_vec()
     }
 
     pub fn seat_name(&self, seat: Player) -> &'static str {
-        with_game!(&self.game, g => g.position().seat_name(seat))
+        self.game.position().seat_name(seat)
     }
 
     pub fn seat_by_name(&self, name: &str) -> Option<Player> {
@@ -119,7 +120,7 @@ impl Table {
     }
 
     pub fn is_over(&self) -> bool {
-        with_game!(&self.game, g => g.position().outcome().is_some())
+        self.game.position().outcome().is_some()
     }
 
     pub fn is_in(&self, seat: Player) -> bool {
@@ -128,12 +129,14 @@ impl Table {
 
     /// The seat to move, unless the game is over.
     pub fn to_move(&self) -> Option<Player> {
-        with_game!(&self.game, g => g.position().outcome().is_none().then(|| g.position().to_move()))
+        let position = self.game.position();
+        position.outcome().is_none().then(|| position.to_move())
     }
 
     /// Whether the game waits for allies to answer a proposed alliance.
     pub fn decision_pending(&self) -> bool {
-        with_game!(&self.game, g => g.position().outcome().is_none() && g.position().decision_pending())
+        let position = self.game.position();
+        position.outcome().is_none() && position.decision_pending()
     }
 
     /// The seats whose clock runs: the seat to move, unless the game waits for a decision.
@@ -157,19 +160,9 @@ impl Table {
         waiting
     }
 
-    /// Who must answer the pending proposal: its allies (every player still in, for a game
-    /// whose proposals the server cannot look into).
+    /// Who must answer the pending proposal: its allies.
     fn proposal_allies(&self) -> PlayerSet {
-        match self.game.as_sannin().and_then(|g| g.position().pending_alliance()) {
-            Some(formation) => formation.allies,
-            None => {
-                let mut all = PlayerSet::EMPTY;
-                for seat in self.seats().into_iter().filter(|&s| !self.out.contains(s)) {
-                    all.insert(seat);
-                }
-                all
-            }
-        }
+        self.game.position().pending_alliance().map_or(PlayerSet::EMPTY, |alliance| alliance.allies)
     }
 
     pub fn draw_offers(&self) -> PlayerSet {
@@ -178,7 +171,8 @@ impl Table {
 
     /// The outcome in words, once the game is over.
     pub fn outcome_text(&self) -> Option<String> {
-        with_game!(&self.game, g => g.position().outcome().map(|o| outcome_text(g.position(), o)))
+        let position = self.game.position();
+        position.outcome().map(|o| outcome_text(position, o))
     }
 
     /// Applies `seat`'s action, or refuses it and changes nothing.
@@ -242,10 +236,8 @@ impl Table {
                 return Ok(Applied { detail, entries: Vec::new() });
             }
         }
-        let events = with_game!(&mut self.game, g => {
-            g.answer_pending(accept).map(|events| describe(g.position(), &events))
-        })
-        .map_err(|e| Refusal(e.to_string()))?;
+        let events = self.game.answer_pending(accept).map_err(|e| Refusal(e.to_string()))?;
+        let events = describe(self.game.position(), &events);
         self.accepted = PlayerSet::EMPTY;
         let events = self.absorb(events);
         Ok(Applied { detail, entries: vec![LogEntry { seat, kind: EntryKind::Decision { accept }, events }] })
@@ -253,8 +245,8 @@ impl Table {
 
     fn leave(&mut self, seat: Player, flag: bool) -> Result<Applied, Refusal> {
         let departure = if flag { Departure::TimeOut(seat) } else { Departure::Resigned(seat) };
-        let mut events = with_game!(&mut self.game, g => g.depart(departure).map(|events| describe(g.position(), &events)))
-            .map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
+        let events = self.game.depart(departure).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
+        let mut events = describe(self.game.position(), &events);
         if flag {
             events.insert(0, (format!("{}'s time ran out", self.seat_name(seat)), None));
         }
@@ -266,7 +258,7 @@ impl Table {
     }
 
     fn offer_draw(&mut self, seat: Player) -> Result<Applied, Refusal> {
-        let allowed = with_game!(&self.game, g => g.position().draw_by_agreement_allowed());
+        let allowed = self.game.position().draw_by_agreement_allowed();
         if !allowed {
             return refuse("a draw by agreement is not allowed in this game");
         }
@@ -278,9 +270,8 @@ impl Table {
         if !everyone {
             return Ok(Applied { detail: String::new(), entries: Vec::new() });
         }
-        let events =
-            with_game!(&mut self.game, g => g.depart(Departure::AgreedDraw).map(|events| describe(g.position(), &events)))
-                .map_err(|e| Refusal(format!("no draw: {e}")))?;
+        let events = self.game.depart(Departure::AgreedDraw).map_err(|e| Refusal(format!("no draw: {e}")))?;
+        let events = describe(self.game.position(), &events);
         self.draw_offers = PlayerSet::EMPTY;
         let events = self.absorb(events);
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::Draw, events }] })
@@ -309,24 +300,13 @@ impl Table {
     pub fn view(&self) -> Map<String, Value> {
         let mut view = with_game!(&self.game, g => rules_view(g, &self.cells));
         view.insert("position".into(), json!(self.game.position_text()));
-        let alliance =
-            |allies: PlayerSet, against: Player| json!({ "allies": names_of(self, allies), "against": self.seat_name(against) });
-        let (current, pending) = match self.game.as_sannin() {
-            Some(g) if !self.is_over() => {
-                let pos = g.position();
-                let allies = pos.allies();
-                let lone = self.seats().into_iter().find(|&s| !allies.contains(s) && pos.active_players().contains(s));
-                let current = match lone {
-                    Some(lone) if !allies.is_empty() => alliance(allies, lone),
-                    _ => Value::Null,
-                };
-                let pending = pos.pending_alliance().map(|f| alliance(f.allies, f.against)).unwrap_or(Value::Null);
-                (current, pending)
-            }
-            _ => (Value::Null, Value::Null),
+        let position = self.game.position();
+        let alliance = |alliance: Option<Alliance>| match alliance {
+            Some(a) if !self.is_over() => json!({ "allies": names_of(self, a.allies), "against": self.seat_name(a.against) }),
+            _ => Value::Null,
         };
-        view.insert("alliance".into(), current);
-        view.insert("pending_alliance".into(), pending);
+        view.insert("alliance".into(), alliance(position.alliance()));
+        view.insert("pending_alliance".into(), alliance(position.pending_alliance()));
         let names = |set: PlayerSet| -> Vec<&str> { set.iter().map(|p| self.seat_name(p)).collect() };
         view.insert("draw_offered_by".into(), json!(names(self.draw_offers)));
         let outcome = match (self.outcome_text(), self.placings) {
@@ -363,7 +343,7 @@ impl Table {
 }
 
 /// Events in words, each with the event it describes.
-fn describe<P: Rules>(pos: &P, events: &[Event]) -> Vec<(String, Option<Event>)> {
+fn describe<P: PositionView + ?Sized>(pos: &P, events: &[Event]) -> Vec<(String, Option<Event>)> {
     events.iter().map(|e| (event_text(pos, e), Some(*e))).collect()
 }
 

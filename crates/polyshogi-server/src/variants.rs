@@ -3,7 +3,6 @@
 
 use polyshogi::layout::CellShape;
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Rules};
 use polyshogi_engine::EngineKind;
 use serde_json::{json, Value};
 
@@ -18,13 +17,13 @@ pub fn variants() -> Value {
 }
 
 fn variant_info(variant: Variant) -> Option<Value> {
-    let game = AnyGame::new(variant, &[] as &[&str]).ok()?;
-    let seats: Vec<&str> = with_game!(&game, g => g.position().seats().iter().map(|&p| g.position().seat_name(p)).collect());
+    let seats: Vec<&str> = variant.seats().iter().map(|&p| variant.seat_name(p)).collect();
     Some(json!({
         "name": variant.name(),
+        "title": variant.title(),
         "seats": seats,
         "options": rule_options(variant),
-        "note": note(variant),
+        "note": variant.setup_note(),
     }))
 }
 
@@ -35,14 +34,6 @@ fn rule_options(variant: Variant) -> Vec<Value> {
         .into_iter()
         .map(|option| json!({ "key": option.key, "default": option.default, "values": option.choices }))
         .collect()
-}
-
-/// What players should know before they pick the variant.
-fn note(variant: Variant) -> Value {
-    match variant {
-        Variant::Tphs91 => json!(polyshogi::variant::hexshogi::TPHS91_SETUP_NOTE),
-        _ => Value::Null,
-    }
 }
 
 /// `GET /api/variants/{name}/layout`: the board for drawing.
@@ -63,5 +54,13 @@ pub fn layout(variant: Variant) -> Option<Value> {
         })
         .collect();
     let marked: Vec<String> = layout.marked.iter().filter_map(|&cell| name_of(cell)).collect();
-    Some(json!({ "cells": cells, "marked": marked, "seat_rotation": layout.seat_rotation }))
+    let pieces: serde_json::Map<String, Value> =
+        variant.piece_names().iter().map(|p| (p.letter.to_string(), json!(p.name))).collect();
+    Some(json!({
+        "cells": cells,
+        "centre": "centroid",
+        "marked": marked,
+        "seat_rotation": layout.seat_rotation,
+        "pieces": pieces,
+    }))
 }

@@ -25,6 +25,11 @@ async fn lobby_endpoints_and_pages() {
     let variants = server.get_json("/api/variants").await;
     let sannin = variants.as_array().unwrap().iter().find(|v| v["name"] == "sannin").expect("sannin is listed");
     assert_eq!(sannin["seats"], json!(["First", "Middle", "Last"]));
+    assert_eq!(sannin["title"], "Sannin shogi");
+    assert_eq!(sannin["note"], Value::Null);
+    let tphs91 = variants.as_array().unwrap().iter().find(|v| v["name"] == "tphs91").expect("tphs91 is listed");
+    assert_eq!(tphs91["seats"], json!(["Black", "White", "Gray"]));
+    assert!(tphs91["note"].as_str().unwrap().contains("RECONSTRUCTION"));
     let options = sannin["options"].as_array().unwrap();
     let compulsory = options.iter().find(|o| o["key"] == "compulsory").expect("the compulsory option");
     assert_eq!(compulsory["default"], "auto");
@@ -42,6 +47,11 @@ async fn lobby_endpoints_and_pages() {
     assert_eq!(layout["cells"][0]["shape"], "hexagon");
     assert_eq!(layout["marked"], json!(["7g"]));
     assert_eq!(layout["seat_rotation"].as_array().unwrap().len(), 3);
+    assert_eq!(layout["centre"], "centroid");
+    assert_eq!(layout["pieces"]["R"], "rook");
+    let sankaku = server.get_json("/api/variants/sankaku/layout").await;
+    assert_eq!(sankaku["cells"][0]["shape"].as_str().map(|s| s.starts_with("triangle")), Some(true));
+    assert_eq!(sankaku["pieces"]["E"], "emperor");
     assert_eq!(server.get("/api/variants/chess/layout").await.status(), 404);
 
     for page in ["/", "/play/abc123"] {
@@ -335,7 +345,7 @@ fn drawn(state: &Value, ply: usize) -> Value {
 
 /// The record replays, resignations and draws included, to the game's final position.
 fn assert_replays_to(record: &str, state: &Value) {
-    let replayed = polyshogi::notation::replay::replay(record).unwrap_or_else(|e| panic!("{e}\n{record}"));
+    let replayed = polyshogi::replay::replay(record).unwrap_or_else(|e| panic!("{e}\n{record}"));
     assert_eq!(replayed.bad_move, None, "{record}");
     assert_eq!(replayed.game.position_text(), state["position"].as_str().unwrap(), "{record}");
 }

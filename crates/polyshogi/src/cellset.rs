@@ -4,7 +4,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
-use crate::geometry::Cell;
+use crate::cell::Cell;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CellSet(pub u128);

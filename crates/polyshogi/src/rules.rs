@@ -3,13 +3,13 @@
 
 use std::fmt;
 
+use crate::catalog::Variant;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, ParseCellError};
 use crate::mv::{HourSet, Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::piece::Role;
-use crate::player::Player;
-use crate::variant::Variant;
+use crate::player::{Player, PlayerSet};
 
 /// How the history of a game restricts moves or ends it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -30,6 +30,13 @@ pub struct PieceText {
     pub player: Player,
     pub letter: char,
     pub promoted: bool,
+}
+
+/// Two players allied against the third (Sannin).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Alliance {
+    pub allies: PlayerSet,
+    pub against: Player,
 }
 
 /// Why a move (or an answer to a pending decision) was refused.
@@ -63,9 +70,14 @@ pub trait Rules: Clone + fmt::Debug {
     fn variant(&self) -> Variant;
 
     /// The seats of this game in turn order (two or three).
-    fn seats(&self) -> &'static [Player];
+    fn seats(&self) -> &'static [Player] {
+        self.variant().seats()
+    }
+
     /// The name of a seat in this game (First/Middle/Last, Black/White/Gray).
-    fn seat_name(&self, player: Player) -> &'static str;
+    fn seat_name(&self, player: Player) -> &'static str {
+        self.variant().seat_name(player)
+    }
 
     fn to_move(&self) -> Player;
     fn outcome(&self) -> Option<Outcome>;
@@ -88,6 +100,27 @@ pub trait Rules: Clone + fmt::Debug {
 
     /// Whether the game waits for a decision that is not a move (a proposed alliance).
     fn decision_pending(&self) -> bool {
+        false
+    }
+    /// The seats still in the game: not mated, stalemated or resigned (Sannin), not left
+    /// without pieces (Three Player Hex Shogi 91).
+    fn players_in(&self) -> PlayerSet {
+        PlayerSet::of(self.seats())
+    }
+    /// The alliance in force, if any (Sannin).
+    fn alliance(&self) -> Option<Alliance> {
+        None
+    }
+    /// The two allied seats, or none.
+    fn allies(&self) -> PlayerSet {
+        self.alliance().map_or(PlayerSet::EMPTY, |a| a.allies)
+    }
+    /// The alliance that waits for its allies' answer, if any (Sannin, `compulsory=confirm`).
+    fn pending_alliance(&self) -> Option<Alliance> {
+        None
+    }
+    /// Whether `player`'s king is attacked, in the games that know check.
+    fn in_check(&self, _player: Player) -> bool {
         false
     }
     /// Answers the pending decision (perft and engines accept).
@@ -113,7 +146,7 @@ pub trait Rules: Clone + fmt::Debug {
     /// What players must be told about the start array, where it is not the designer's own
     /// (Three Player Hex Shogi 91's reconstruction).
     fn setup_note(&self) -> Option<&'static str> {
-        None
+        self.variant().setup_note()
     }
 
     /// The rule options that differ from the variant's defaults, as `key=value`.
@@ -136,5 +169,65 @@ pub trait Rules: Clone + fmt::Debug {
     /// The cells an illumination removes (games without illumination have none).
     fn illumination_targets(&self, _from: Cell, _rays: HourSet) -> CellSet {
         CellSet::EMPTY
+    }
+}
+
+/// The questions any front end asks of a position whatever its game, as a trait object:
+/// `AnyGame::position` answers them without naming the game. Every `Rules` position is one.
+pub trait PositionView {
+    fn variant(&self) -> Variant;
+    fn seats(&self) -> &'static [Player];
+    fn seat_name(&self, player: Player) -> &'static str;
+    fn to_move(&self) -> Player;
+    fn outcome(&self) -> Option<Outcome>;
+    fn decision_pending(&self) -> bool;
+    fn draw_by_agreement_allowed(&self) -> bool;
+    fn players_in(&self) -> PlayerSet;
+    fn alliance(&self) -> Option<Alliance>;
+    fn pending_alliance(&self) -> Option<Alliance>;
+    fn in_check(&self, player: Player) -> bool;
+    fn cell_name(&self, cell: Cell) -> String;
+    fn piece_text(&self, cell: Cell) -> Option<PieceText>;
+}
+
+impl<P: Rules> PositionView for P {
+    fn variant(&self) -> Variant {
+        Rules::variant(self)
+    }
+    fn seats(&self) -> &'static [Player] {
+        Rules::seats(self)
+    }
+    fn seat_name(&self, player: Player) -> &'static str {
+        Rules::seat_name(self, player)
+    }
+    fn to_move(&self) -> Player {
+        Rules::to_move(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Rules::outcome(self)
+    }
+    fn decision_pending(&self) -> bool {
+        Rules::decision_pending(self)
+    }
+    fn draw_by_agreement_allowed(&self) -> bool {
+        Rules::draw_by_agreement_allowed(self)
+    }
+    fn players_in(&self) -> PlayerSet {
+        Rules::players_in(self)
+    }
+    fn alliance(&self) -> Option<Alliance> {
+        Rules::alliance(self)
+    }
+    fn pending_alliance(&self) -> Option<Alliance> {
+        Rules::pending_alliance(self)
+    }
+    fn in_check(&self, player: Player) -> bool {
+        Rules::in_check(self, player)
+    }
+    fn cell_name(&self, cell: Cell) -> String {
+        Rules::cell_name(self, cell)
+    }
+    fn piece_text(&self, cell: Cell) -> Option<PieceText> {
+        Rules::piece_text(self, cell)
     }
 }

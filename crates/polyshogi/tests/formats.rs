@@ -15,7 +15,7 @@ use polyshogi::geometry::{HexNaming, HEX127};
 use polyshogi::notation::move_text;
 use polyshogi::notation::record::read_record;
 use polyshogi::notation::record_write::write_record;
-use polyshogi::notation::replay::{record_rule_options, replay};
+use polyshogi::replay::{record_rule_options, replay};
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 use polyshogi::variant::{AnyGame, Variant};
@@ -94,6 +94,14 @@ fn play_random(game: &mut SanninGame, choices: &[u32], mut each: impl FnMut(&San
     }
 }
 
+/// The Sannin game inside `game`.
+fn sannin(game: &AnyGame) -> &SanninGame {
+    match game {
+        AnyGame::Sannin(sannin) => sannin,
+        _ => panic!("not a Sannin game"),
+    }
+}
+
 /// A SplitMix64 stream, for the fixed (non-proptest) playouts.
 fn choices_from_seed(seed: u64, count: usize) -> Vec<u32> {
     let mut stream = SplitMix::new(seed);
@@ -113,7 +121,7 @@ fn assert_position_round_trip(pos: &SanninPosition, options: &[&str]) -> SanninP
     assert_eq!(back.to_text(), text);
     let any = AnyGame::from_position_text(&text, options).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(any.position_text(), text);
-    assert_eq!(any.as_sannin().expect("a Sannin game").position(), pos, "{text}");
+    assert_eq!(sannin(&any).position(), pos, "{text}");
     let (mut a, mut b) = (MoveList::new(), MoveList::new());
     Rules::legal_moves(pos, &mut a);
     Rules::legal_moves(&back, &mut b);
@@ -285,7 +293,7 @@ fn assert_record_round_trip(game: &SanninGame, tags: &[(String, String)], start_
     let canonical: Vec<String> = replayed.played.iter().map(|m| m.canonical.clone()).collect();
     assert_eq!(canonical, canonical_moves(game), "\n{text}");
     assert_eq!(replayed.game.position_text(), game.position().to_text(), "\n{text}");
-    assert_eq!(replayed.game.as_sannin().expect("a Sannin game").position(), game.position());
+    assert_eq!(sannin(&replayed.game).position(), game.position());
     for (name, value) in tags {
         assert_eq!(replayed.record.tag(name), Some(value.as_str()), "tag {name}\n{text}");
     }
@@ -886,7 +894,7 @@ proptest! {
         };
         let record = read_record(SAMPLE).unwrap();
         let before = replay(&corrupt(index, "stop").0).unwrap();
-        let game = before.game.as_sannin().expect("a Sannin game");
+        let game = sannin(&before.game);
         let mut legal = MoveList::new();
         game.legal_moves(&mut legal);
         prop_assume!(move_text::parse(game.position(), &legal, &text).is_err());
@@ -933,9 +941,9 @@ fn a_sannin_record_with_a_resignation_and_a_time_out_replays_to_the_same_end() {
     assert_eq!(replayed.bad_move, None, "\n{text}");
     assert_eq!(replayed.played.len(), 11);
     assert_eq!(replayed.game.position_text(), game.position_text(), "\n{text}");
-    let sannin = replayed.game.as_sannin().expect("a Sannin game");
-    assert_eq!(sannin.position().outcome(), game.as_sannin().unwrap().position().outcome());
-    assert!(sannin.position().outcome().is_some());
+    let replayed_game = sannin(&replayed.game);
+    assert_eq!(replayed_game.position().outcome(), sannin(&game).position().outcome());
+    assert!(replayed_game.position().outcome().is_some());
     assert_eq!(replayed.record.tag("Result"), Some("1-3-2"));
     assert_eq!(record_of(&replayed.game), text, "the replayed game writes the same record");
 }

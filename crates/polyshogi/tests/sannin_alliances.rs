@@ -14,8 +14,9 @@
 use polyshogi::geometry::{HexNaming, HEX127};
 use polyshogi::notation::describe::event_text;
 use polyshogi::notation::move_text;
-use polyshogi::notation::replay::replay;
 use polyshogi::outcome::{AllianceCause, AllianceFormation, WinReason};
+use polyshogi::replay::replay;
+use polyshogi::rules::{Alliance, Rules};
 use polyshogi::variant::sannin::{IllegalMove, SanninGame, SanninPosition, SanninRules, SanninSetup};
 use polyshogi::{ByPlayer, Cell, CellSet, Event, Events, Move, MoveList, Outcome, Piece, Player, PlayerSet, Role};
 
@@ -203,6 +204,8 @@ fn discovered_attack_on_an_undefended_piece_forms_an_alliance() {
     let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
     assert_eq!(events.as_slice(), &[Event::AllianceFormed(formation)]);
     assert_eq!(pos.allies(), PlayerSet::of(&[F, M]));
+    assert_eq!(Rules::alliance(&pos), Some(Alliance { allies: PlayerSet::of(&[F, M]), against: L }));
+    assert_eq!(Rules::pending_alliance(&pos), None);
     assert_eq!(pos.to_move(), L);
 }
 
@@ -509,6 +512,8 @@ fn compulsory_confirm_proposes_and_blocks_play_until_answered() {
     assert_eq!(pos.play(m).unwrap().as_slice(), &[Event::AllianceProposed(formation)]);
     assert_eq!(pos.pending_alliance(), Some(formation));
     assert_eq!(pos.allies(), PlayerSet::EMPTY, "nothing is formed before the answer");
+    assert_eq!(Rules::pending_alliance(&pos), Some(Alliance { allies: PlayerSet::of(&[F, M]), against: L }));
+    assert_eq!(Rules::alliance(&pos), None);
     // Nobody moves while the proposal waits: no legal moves, and `play` refuses any move.
     assert_eq!(legal_list(&pos).len(), 0);
     let king_step = Move::Normal { from: cell("13g"), to: cell("13h"), promote: false };

@@ -42,7 +42,7 @@ impl Evaluate for HexShogiPosition {
         let safety =
             KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
         let three = self.is_three_player();
-        let active = Evaluate::active(self);
+        let active = Rules::players_in(self);
         let mover = self.to_move();
         let mut raw = [0; 3];
         for p in active.iter() {
@@ -75,18 +75,6 @@ impl Evaluate for HexShogiPosition {
             Some(p) => piece_value(p, &weights.hex),
             None => 0,
         }
-    }
-
-    fn active(&self) -> PlayerSet {
-        if self.is_three_player() {
-            self.players_with_pieces()
-        } else {
-            PlayerSet::of(self.seats())
-        }
-    }
-
-    fn in_check(&self) -> bool {
-        HexShogiPosition::in_check(self, self.to_move())
     }
 }
 

@@ -43,19 +43,6 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     /// cannot be taken).
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32;
 
-    /// The seats still playing.
-    fn active(&self) -> PlayerSet;
-
-    /// The two allied seats, or empty.
-    fn allies(&self) -> PlayerSet {
-        PlayerSet::EMPTY
-    }
-
-    /// Whether the player to move stands in check (games with check only).
-    fn in_check(&self) -> bool {
-        false
-    }
-
     /// The material a legal move wins at once: captured pieces (an illumination's several, a
     /// run-down's victims) and the gain of a promotion. Zero for a quiet move.
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {

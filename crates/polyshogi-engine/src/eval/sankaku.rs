@@ -126,10 +126,6 @@ impl Evaluate for SankakuPosition {
         self.piece_at(cell).map_or(0, |p| role_value(p.role, &weights.sankaku))
     }
 
-    fn active(&self) -> PlayerSet {
-        PlayerSet::of(&[Player::First, Player::Second])
-    }
-
     /// Run-down victims count, and a Soldier or Cavalry that captures becomes a General.
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         let Move::Normal { from, to, .. } = m else { return 0 };

@@ -5,7 +5,7 @@ use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
 use polyshogi::mv::Move;
 use polyshogi::piece::{Piece, Role};
-use polyshogi::player::{Player, PlayerSet};
+use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
@@ -110,18 +110,6 @@ impl Evaluate for SanninPosition {
             }
             Move::Drop { .. } | Move::Pass => 0,
         }
-    }
-
-    fn active(&self) -> PlayerSet {
-        self.active_players()
-    }
-
-    fn allies(&self) -> PlayerSet {
-        SanninPosition::allies(self)
-    }
-
-    fn in_check(&self) -> bool {
-        SanninPosition::in_check(self, self.to_move())
     }
 }
 

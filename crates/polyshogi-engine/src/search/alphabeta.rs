@@ -222,7 +222,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
     fn terminal<P: Evaluate>(&self, pos: &P, ply: usize) -> Option<i32> {
         let root_value = if let Some(outcome) = pos.outcome() {
             terminal_values(outcome, self.seats, ply)[self.root.index()]
-        } else if !pos.active().contains(self.root) {
+        } else if !pos.players_in().contains(self.root) {
             -(WIN - ply as i32)
         } else {
             return None;
@@ -250,7 +250,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
     /// Whether the seat after the one to move (in rotation, skipping seats out of the game)
     /// plays against the root's side.
     fn next_is_opponent<P: Evaluate>(&self, pos: &P) -> bool {
-        let active = pos.active();
+        let active = pos.players_in();
         let mut next = pos.to_move();
         for _ in 0..3 {
             next = next.next3();
@@ -329,14 +329,14 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 self.update_pv(ply, m);
             }
         }
-        let in_check = pos.in_check();
-        let two_sided = pos.active().len() == 2 || self.seats.len() == 2;
+        let in_check = pos.in_check(pos.to_move());
+        let two_sided = pos.players_in().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
         if alpha < beta {
             for &(order, m) in &ordered {
                 let next = child(pos, m);
-                let gives_check = two_sided && next.in_check();
+                let gives_check = two_sided && next.in_check(next.to_move());
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
                 let quiet = order < ORDER_KILLER - 10;
                 let reduce = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
@@ -396,7 +396,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         }
         self.ctx.seldepth = self.ctx.seldepth.max(ply);
         let stand_pat = self.static_value(pos);
-        let in_check = qply < 2 && pos.in_check();
+        let in_check = qply < 2 && pos.in_check(pos.to_move());
         if !in_check {
             if stand_pat >= beta {
                 return stand_pat;

@@ -112,7 +112,7 @@ impl<'c, 'a> MaxN<'c, 'a> {
     /// A repeated position counts as a draw among the seats still playing.
     fn draw_values<P: Evaluate>(&self, pos: &P) -> Values {
         let mut values = pos.evaluate(self.ctx.weights);
-        let active = pos.active();
+        let active = pos.players_in();
         for &p in self.seats {
             if active.contains(p) {
                 values[p.index()] = 0;

@@ -1,13 +1,12 @@
 //! Boards as data: cells, clock directions and per-cell tables, built once.
 //! Nothing outside this module does coordinate arithmetic.
 
-mod cell;
 mod hex;
 mod hour;
 mod names;
 mod tri;
 
-pub use cell::Cell;
+pub use crate::cell::Cell;
 pub use hex::{HexGrid, HEX127, HEX91};
 pub use hour::Hour;
 pub use names::{HexNaming, ParseCellError};

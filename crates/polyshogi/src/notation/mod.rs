@@ -1,5 +1,5 @@
 //! Text forms: move text and playing it on a game, game records (read and written) with their
-//! departure tokens, replaying them, and events in words.
+//! departure tokens, and events in words. (Replaying a record of any variant is the top-level `replay` module.)
 
 pub(crate) mod board_text;
 pub mod departure;
@@ -10,4 +10,3 @@ pub mod play_text;
 pub mod position_error;
 pub mod record;
 pub mod record_write;
-pub mod replay;

@@ -1,5 +1,5 @@
-//! The games polyshogi knows: one module per game behind a closed `Variant` enum, and the
-//! rule options shared by all.
+//! The games polyshogi knows: one module per game behind the closed `Variant` enum (whose facts
+//! are data in `catalog`), `AnyGame` to pick one at run time, and the rule options of each.
 
 pub mod hexshogi;
 pub mod options;
@@ -7,38 +7,19 @@ pub mod sankaku;
 pub mod sannin;
 
 use std::fmt;
-use std::str::FromStr;
 
+use crate::game::Departure;
 use crate::notation::position_error::ParsePositionError;
+use crate::outcome::Events;
+use crate::rules::{IllegalMove, PositionView};
 use crate::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexVariant};
 use crate::variant::options::{describe, RuleOptionError, RuleOptionInfo};
 use crate::variant::sankaku::{SankakuGame, SankakuPosition, SankakuRules};
 use crate::variant::sannin::{SanninGame, SanninPosition, SanninRules};
 
-/// A game polyshogi knows by name.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Variant {
-    Sannin,
-    /// Duniho's two-player Hex Shogi 91.
-    HexShogi91,
-    /// Duniho's Three Player Hex Shogi 91.
-    Tphs91,
-    Sankaku,
-}
+pub use crate::catalog::{UnknownVariant, Variant};
 
 impl Variant {
-    /// The variants that can be played.
-    pub const ALL: [Variant; 4] = [Variant::Sannin, Variant::HexShogi91, Variant::Tphs91, Variant::Sankaku];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Sannin => "sannin",
-            Variant::HexShogi91 => "hexshogi91",
-            Variant::Tphs91 => "tphs91",
-            Variant::Sankaku => "sankaku",
-        }
-    }
-
     /// Every rule option of this variant with its default and its choices, in key order.
     pub fn rule_options(self) -> Vec<RuleOptionInfo> {
         match self {
@@ -49,26 +30,6 @@ impl Variant {
                 describe(&HexShogiRules::KEYS, HexShogiRules::new(hex_variant).to_pairs(), HexShogiRules::choices)
             }
         }
-    }
-}
-
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct UnknownVariant(pub String);
-
-impl fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        write!(f, "unknown variant `{}` (known: {})", self.0, known.join(", "))
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
-
-impl FromStr for Variant {
-    type Err = UnknownVariant;
-
-    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
@@ -204,11 +165,22 @@ impl AnyGame {
         }
     }
 
-    /// The Sannin game inside, if this is one.
-    pub fn as_sannin(&self) -> Option<&SanninGame> {
+    /// Answers the pending decision (see `Game::answer_pending`).
+    pub fn answer_pending(&mut self, accept: bool) -> Result<Events, IllegalMove> {
+        crate::with_game!(self, game => game.answer_pending(accept))
+    }
+
+    /// A player leaves, or the players agree a draw (see `Game::depart`).
+    pub fn depart(&mut self, departure: Departure) -> Result<Events, IllegalMove> {
+        crate::with_game!(self, game => game.depart(departure))
+    }
+
+    /// The current position, for the questions any game answers.
+    pub fn position(&self) -> &dyn PositionView {
         match self {
-            AnyGame::Sannin(game) => Some(game),
-            _ => None,
+            AnyGame::Sannin(game) => game.position(),
+            AnyGame::HexShogi(game) => game.position(),
+            AnyGame::Sankaku(game) => game.position(),
         }
     }
 }
@@ -229,6 +201,26 @@ macro_rules! with_game {
 mod tests {
     use super::*;
     use crate::rules::Rules;
+
+    /// The catalog names every piece a game shows, and its seats are the game's.
+    #[test]
+    fn the_catalog_names_every_piece_of_every_start_position() {
+        for variant in Variant::ALL {
+            let game = AnyGame::new(variant, &[] as &[&str]).unwrap();
+            let position = game.position();
+            assert_eq!(position.variant(), variant);
+            let letters: Vec<char> = variant.piece_names().iter().map(|p| p.letter).collect();
+            let mut shown = 0;
+            for cell in game.layout().cells.iter().map(|c| c.cell) {
+                if let Some(piece) = position.piece_text(cell) {
+                    assert!(letters.contains(&piece.letter), "{variant:?}: {} has no name", piece.letter);
+                    assert!(variant.seats().contains(&piece.player), "{variant:?}: a piece of a seat the game lacks");
+                    shown += 1;
+                }
+            }
+            assert!(shown > 0, "{variant:?}: no pieces");
+        }
+    }
 
     /// The described options are exactly the ones a new game accepts: the keys are those an
     /// unknown key lists, every default leaves the rules at their defaults, every choice is

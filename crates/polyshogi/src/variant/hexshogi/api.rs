@@ -1,30 +1,29 @@
 //! Both Hex Shogi 91 games behind the common `Rules` trait.
 
 use super::position::HexShogiPosition;
-use super::seat_name;
+use crate::catalog::Variant;
 use crate::geometry::{Cell, HexNaming, ParseCellError};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::piece::Role;
-use crate::player::Player;
+use crate::player::{Player, PlayerSet};
 use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
-use crate::variant::Variant;
 
 impl Rules for HexShogiPosition {
-    fn setup_note(&self) -> Option<&'static str> {
-        self.is_three_player().then_some(super::TPHS91_SETUP_NOTE)
+    fn in_check(&self, player: Player) -> bool {
+        HexShogiPosition::in_check(self, player)
+    }
+
+    fn players_in(&self) -> PlayerSet {
+        if self.is_three_player() {
+            self.players_with_pieces()
+        } else {
+            PlayerSet::of(self.seats())
+        }
     }
 
     fn variant(&self) -> Variant {
         self.rules.variant.variant()
-    }
-
-    fn seats(&self) -> &'static [Player] {
-        self.tables.seats
-    }
-
-    fn seat_name(&self, player: Player) -> &'static str {
-        seat_name(player)
     }
 
     fn to_move(&self) -> Player {

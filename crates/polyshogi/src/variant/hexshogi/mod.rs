@@ -12,25 +12,23 @@ mod rules;
 mod tables;
 mod text;
 
+pub use crate::catalog::TPHS91_SETUP_NOTE;
 pub use position::{HexShogiPosition, HexShogiSetup, PositionError};
 pub use rules::{HexShogiRules, HexVariant};
-pub use tables::{HexShogiTables, FORWARD_HEXSHOGI91, FORWARD_TPHS91, TPHS91_SETUP_NOTE, TPHS91_START_OWN_FRAME};
+pub use tables::{HexShogiTables, FORWARD_HEXSHOGI91, FORWARD_TPHS91, TPHS91_START_OWN_FRAME};
 
+use crate::catalog::Variant;
 use crate::game::Game;
 use crate::player::Player;
 
 /// A Hex Shogi 91 game of either kind: the position and its history.
 pub type HexShogiGame = Game<HexShogiPosition>;
 
-/// The seat names of both games, in turn order (the two-player game has no Gray).
+/// The seat names of both games: Black, White, Gray (the two-player game has no Gray).
 pub fn seat_name(player: Player) -> &'static str {
-    match player {
-        Player::First => "Black",
-        Player::Second => "White",
-        Player::Third => "Gray",
-    }
+    Variant::Tphs91.seat_name(player)
 }
 
 pub fn seat_letter(player: Player) -> char {
-    seat_name(player).chars().next().expect("names are not empty")
+    Variant::Tphs91.seat_letter(player)
 }

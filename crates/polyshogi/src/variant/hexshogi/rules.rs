@@ -1,8 +1,8 @@
 //! The rule options of the two Hex Shogi 91 games (RULES.md §2, §5): which game, and one field
 //! per question the sources leave open, with the project's defaults for that game.
 
+use crate::catalog::Variant;
 use crate::variant::options::{parse_bool, parse_number, split_option, RuleOptionError, BOOL_CHOICES};
-use crate::variant::Variant;
 
 /// Which of the two games on the 91-cell board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

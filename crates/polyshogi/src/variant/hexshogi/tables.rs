@@ -156,12 +156,6 @@ pub const TPHS91_START_OWN_FRAME: [(Role, &str); 18] = {
     ]
 };
 
-/// What to show wherever the Three Player Hex Shogi 91 start is shown (UI, record header).
-pub const TPHS91_SETUP_NOTE: &str = "This start position is a RECONSTRUCTION, not Duniho's \
-published diagram (which could not be obtained): back rank N L G G L N, second rank R S K S B \
-on its five middle cells, seven pawns leaving the front rank's cell on each player's own right \
-empty; the three armies are 120-degree rotations of one another (polyshogi RULES.md section 2.8).";
-
 pub struct HexShogiTables {
     pub variant: HexVariant,
     pub grid: &'static HexGrid,

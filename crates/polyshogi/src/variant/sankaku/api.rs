@@ -3,25 +3,16 @@
 use super::position::SankakuPosition;
 use super::rules::Repetition;
 use super::tables::SankakuRole;
-use super::{player_name, SEATS};
+use crate::catalog::Variant;
 use crate::geometry::{Cell, ParseCellError};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::player::Player;
 use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
-use crate::variant::Variant;
 
 impl Rules for SankakuPosition {
     fn variant(&self) -> Variant {
         Variant::Sankaku
-    }
-
-    fn seats(&self) -> &'static [Player] {
-        &SEATS
-    }
-
-    fn seat_name(&self, player: Player) -> &'static str {
-        player_name(player)
     }
 
     fn to_move(&self) -> Player {

@@ -16,6 +16,7 @@ pub use position::{PositionError, SankakuPosition, SankakuSetup};
 pub use rules::{Repetition, SankakuRules};
 pub use tables::{SankakuPiece, SankakuRole, ARMY};
 
+use crate::catalog::Variant;
 use crate::game::Game;
 use crate::player::Player;
 
@@ -25,18 +26,14 @@ pub type SankakuGame = Game<SankakuPosition>;
 /// The seats of Sankaku, in turn order: Black (`First`) moves first, then White (`Second`).
 pub const SEATS: [Player; 2] = [Player::First, Player::Second];
 
-/// The seat names of Sankaku.
+/// The seat names of Sankaku: Black, White.
 pub fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::First => "Black",
-        Player::Second => "White",
-        Player::Third => "(no third seat)",
-    }
+    Variant::Sankaku.seat_name(player)
 }
 
 /// The seat letters of FORMATS.md: B and W.
 pub fn player_letter(player: Player) -> char {
-    player_name(player).chars().next().expect("names are not empty")
+    Variant::Sankaku.seat_letter(player)
 }
 
 /// The other seat of a two-player game.

@@ -2,27 +2,19 @@
 
 use super::position::SanninPosition;
 use super::rules::Repetition;
-use super::{player_name, SanninGame};
+use super::SanninGame;
+use crate::catalog::Variant;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, HexNaming, ParseCellError};
 use crate::mv::{HourSet, Move, MoveList};
 use crate::outcome::{DrawReason, Events, Outcome};
 use crate::piece::Role;
-use crate::player::Player;
-use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
-use crate::variant::Variant;
+use crate::player::{Player, PlayerSet};
+use crate::rules::{Alliance, IllegalMove, PieceText, RepetitionRule, Rules};
 
 impl Rules for SanninPosition {
     fn variant(&self) -> Variant {
         Variant::Sannin
-    }
-
-    fn seats(&self) -> &'static [Player] {
-        &Player::ALL
-    }
-
-    fn seat_name(&self, player: Player) -> &'static str {
-        player_name(player)
     }
 
     fn to_move(&self) -> Player {
@@ -61,6 +53,27 @@ impl Rules for SanninPosition {
 
     fn decision_pending(&self) -> bool {
         self.proposal.is_some()
+    }
+
+    fn players_in(&self) -> PlayerSet {
+        self.active
+    }
+
+    fn allies(&self) -> PlayerSet {
+        self.allies
+    }
+
+    fn alliance(&self) -> Option<Alliance> {
+        let lone = self.active.iter().find(|&p| !self.allies.contains(p))?;
+        (self.allies.len() == 2).then_some(Alliance { allies: self.allies, against: lone })
+    }
+
+    fn pending_alliance(&self) -> Option<Alliance> {
+        self.proposal.map(|f| Alliance { allies: f.allies, against: f.against })
+    }
+
+    fn in_check(&self, player: Player) -> bool {
+        SanninPosition::in_check(self, player)
     }
 
     fn answer_pending(&mut self, accept: bool) -> Result<Events, IllegalMove> {

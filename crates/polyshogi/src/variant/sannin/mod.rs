@@ -21,21 +21,18 @@ pub use rules::{
 };
 pub use tables::{SanninTables, FORWARD};
 
+use crate::catalog::Variant;
 use crate::game::Game;
 use crate::player::Player;
 
 /// A Sannin game: the position and its history.
 pub type SanninGame = Game<SanninPosition>;
 
-/// The seat names of Sannin shogi, in turn order.
+/// The seat names of Sannin shogi: First, Middle, Last.
 pub fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::First => "First",
-        Player::Second => "Middle",
-        Player::Third => "Last",
-    }
+    Variant::Sannin.seat_name(player)
 }
 
 pub fn player_letter(player: Player) -> char {
-    player_name(player).chars().next().expect("names are not empty")
+    Variant::Sannin.seat_letter(player)
 }

@@ -3,11 +3,11 @@
 
 use std::fmt;
 
-use super::move_text::MoveTextError;
-use super::play_text::{play_token, Played};
-use super::record::{read_record, RecordError, RecordText};
 use crate::game::Game;
 use crate::mv::Move;
+use crate::notation::move_text::MoveTextError;
+use crate::notation::play_text::{play_token, Played};
+use crate::notation::record::{read_record, RecordError, RecordText};
 use crate::outcome::Events;
 use crate::player::Player;
 use crate::rules::Rules;
