@@ -21,7 +21,7 @@ async function start() {
     return;
   }
   const select = $('variant');
-  select.replaceChildren(...variants.map((v) => new Option(`${v.name} (${v.seats.length} players)`, v.name)));
+  select.replaceChildren(...variants.map((v) => new Option(`${v.title} (${v.seats.length} players)`, v.name)));
   select.disabled = false;
   select.addEventListener('change', showVariant);
   $('use-clock').addEventListener('change', () => { $('clock-fields').hidden = !$('use-clock').checked; });

@@ -207,7 +207,7 @@ impl Table {
         if text.is_empty() {
             return refuse("the move is empty");
         }
-        let (canonical, short, events) = with_game!(&mut self.game, g => play_text(g, text))?;
+        let (canonical, short, events) = with_game!(&mut self.game, g => play_move_text(g, text))?;
         // Playing on declines the offers on the table, unless the mover offered himself.
         if !self.draw_offers.contains(seat) {
             self.draw_offers = PlayerSet::EMPTY;
@@ -349,7 +349,7 @@ fn describe<P: PositionView + ?Sized>(pos: &P, events: &[Event]) -> Vec<(String,
 
 /// Parses and plays a move: (canonical text, short text, events).
 #[allow(clippy::type_complexity)]
-fn play_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, String, Vec<(String, Option<Event>)>), Refusal> {
+fn play_move_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, String, Vec<(String, Option<Event>)>), Refusal> {
     let mut legal = MoveList::new();
     game.legal_moves(&mut legal);
     let position = game.position().clone();
@@ -396,7 +396,8 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
         .seats()
         .iter()
         .map(|&seat| {
-            let hand: Map<String, Value> = Role::DROPPABLE
+            // Every role: a Three Player Hex Shogi 91 player may hold a captured king.
+            let hand: Map<String, Value> = Role::ALL
                 .iter()
                 .filter_map(|&role| {
                     let count = pos.in_hand(seat, role);
@@ -414,6 +415,21 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
 mod tests {
     use super::*;
     use polyshogi::splitmix::SplitMix;
+    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant};
+
+    #[test]
+    fn a_king_held_in_hand_is_listed_with_the_hand() {
+        // Three Player Hex Shogi 91: kings are captured into hand (RULES §2.7).
+        let mut setup = HexShogiSetup::start(HexVariant::Tphs91);
+        let white_king = setup.pieces.iter().position(|(_, p)| p.player == Player::Second && p.role == Role::King).unwrap();
+        setup.pieces.remove(white_king);
+        setup.hands[Player::First].add(Role::King);
+        let position = HexShogiPosition::from_setup(setup, HexShogiRules::tphs91()).unwrap();
+        let cells: Vec<Cell> = position.layout().cells.iter().map(|c| c.cell).collect();
+        let view = position_view(&position, &cells);
+        assert_eq!(view["hands"]["Black"]["K"], 1, "{}", view["hands"]);
+        assert_eq!(view["hands"]["White"], json!({}));
+    }
 
     /// Plays random legal moves under `compulsory=confirm` until an alliance is proposed.
     fn table_with_a_proposal() -> Table {

@@ -63,6 +63,7 @@ pub enum Move {
 //   bits 2..9   destination cell (normal, drop) or origin (illuminate)
 //   bits 9..16  origin cell (normal)
 //   bit  16     promote (normal); bits 16..19 role (drop); bits 16..28 rays (illuminate)
+//   bit  31     set on a normal move, so that no move packs to zero
 const KIND_NORMAL: u32 = 0;
 const KIND_DROP: u32 = 1;
 const KIND_ILLUMINATE: u32 = 2;

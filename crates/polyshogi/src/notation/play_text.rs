@@ -1,6 +1,6 @@
 //! Text played on a game, one token at a time: a move in canonical or short text, an answer to a
-//! proposed alliance (`accept`, `refuse`) or a departure (`resign F`, …). The one interpreter of
-//! move lists, behind records, the engine protocol, the command line and the benchmarks.
+//! proposed alliance (`accept`, `refuse`) or a departure (`resign:First`, …). The one interpreter
+//! of move lists, behind records, the engine protocol, the command line and the benchmarks.
 
 use super::departure;
 use super::move_text::{self, MoveTextError};
