@@ -17,12 +17,13 @@ const $ = (id) => document.getElementById(id);
 let board = null;         // BoardView
 let onPickHand = () => {};
 let onGoTo = () => {};
+let title = '';           // the game's name for players (the layout's `title`)
 let endShown = false;     // the end screen opens once; closed, it stays closed
 
 /** The board to draw on, and what a click on a piece in hand or on a move does. */
 export function initView(boardView, handlers) {
   board = boardView;
-  ({ onPickHand, onGoTo } = handlers);
+  ({ onPickHand, onGoTo, title } = handlers);
 }
 
 export function showCoordinates(show) {
@@ -57,8 +58,11 @@ export function render() {
   main.dataset.viewing = state.viewPly === null ? 'live' : String(state.viewPly);
   main.dataset.over = game.outcome ? '1' : '';
   main.dataset.acting = seat || '';
-  $('game-title').textContent = `${game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
+  $('game-title').textContent = `${title || game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
     + (game.rules?.length ? ` · ${game.rules.join(', ')}` : '');
+  // An example in this game's own notation: the first legal move.
+  const example = game.legal_moves?.[0];
+  $('move-input').placeholder = example ? `Type a move, e.g. ${example}` : 'Type a move';
 
   renderTurn(seat, me);
   renderBoard(seat);

@@ -46,8 +46,8 @@ async function start() {
     onActivate: onCell,
   });
   board.setCoordinates($('show-coords').checked);
-  initView(board, { onPickHand, onGoTo: goTo });
-  document.title = `polyshogi — ${first.variant} ${gameId}`;
+  initView(board, { onPickHand, onGoTo: goTo, title: layout.title });
+  document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
   onState(first, null);
   $('game').setAttribute('aria-busy', 'false');
   connect(gameId, tokens, {

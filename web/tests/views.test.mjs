@@ -43,6 +43,10 @@ describe('boards and screens', { concurrency: false }, () => {
       }
       // The layout declares its conventions, and pieces are named with its names.
       assert.equal(layout.centre, 'centroid', `${variant.name}: centres are centroids`);
+      // Players read the game's title, and an example move in its own notation.
+      assert.match(await page.locator('#game-title').innerText(), new RegExp(`^${variant.title} · game`));
+      const example = (await page.locator('#move-input').getAttribute('placeholder')).replace('Type a move, e.g. ', '');
+      assert.ok(state.legal_moves.includes(example), `${variant.name}: the example ${example} is a legal move`);
       for (const piece of state.board.slice(0, 6)) {
         const name = layout.pieces[piece.letter];
         assert.ok(name, `${variant.name}: the layout names the piece ${piece.letter}`);

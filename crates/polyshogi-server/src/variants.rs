@@ -57,6 +57,7 @@ pub fn layout(variant: Variant) -> Option<Value> {
     let pieces: serde_json::Map<String, Value> =
         variant.piece_names().iter().map(|p| (p.letter.to_string(), json!(p.name))).collect();
     Some(json!({
+        "title": variant.title(),
         "cells": cells,
         "centre": "centroid",
         "marked": marked,

@@ -48,6 +48,7 @@ async fn lobby_endpoints_and_pages() {
     assert_eq!(layout["marked"], json!(["7g"]));
     assert_eq!(layout["seat_rotation"].as_array().unwrap().len(), 3);
     assert_eq!(layout["centre"], "centroid");
+    assert_eq!(layout["title"], "Sannin shogi");
     assert_eq!(layout["pieces"]["R"], "rook");
     let sankaku = server.get_json("/api/variants/sankaku/layout").await;
     assert_eq!(sankaku["cells"][0]["shape"].as_str().map(|s| s.starts_with("triangle")), Some(true));
