@@ -13,18 +13,18 @@ pub fn levels() -> Vec<&'static str> {
 
 /// `GET /api/variants`: every playable variant.
 pub fn variants() -> Value {
-    Value::Array(Variant::ALL.iter().filter_map(|&v| variant_info(v)).collect())
+    Value::Array(Variant::ALL.iter().map(|&v| variant_info(v)).collect())
 }
 
-fn variant_info(variant: Variant) -> Option<Value> {
+fn variant_info(variant: Variant) -> Value {
     let seats: Vec<&str> = variant.seats().iter().map(|&p| variant.seat_name(p)).collect();
-    Some(json!({
+    json!({
         "name": variant.name(),
         "title": variant.title(),
         "seats": seats,
         "options": rule_options(variant),
         "note": variant.setup_note(),
-    }))
+    })
 }
 
 /// Each rule option with its default and its choices (null for free text such as a number).

@@ -105,10 +105,11 @@ pub enum Outcome {
 /// How two players came to coordinate against the third (Sannin §1.13).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum AllianceCause {
-    /// One player's move cleared a line for another player's piece.
-    DiscoveredAttack,
-    /// Two players, on consecutive turns, each threatened a different piece.
-    DualAttack,
+    /// One player's move cleared a line for another player's ranging piece, on `line`.
+    DiscoveredAttack { line: Cell, piece: Piece },
+    /// Two players, on consecutive turns, each threatened a different piece; the second move
+    /// is the formation's own, `earlier_move` the first.
+    DualAttack { earlier_move: Move },
 }
 
 /// A compulsory alliance: who, against whom, why, and the moves that made it.
@@ -119,10 +120,6 @@ pub struct AllianceFormation {
     pub cause: AllianceCause,
     /// The threatened pieces of the lone player.
     pub targets: CellSet,
-    /// For a discovered attack: the ally's ranging piece whose line the move opened, and its cell.
-    pub attacker: Option<(Cell, Piece)>,
-    /// The first of the two attacking moves of a dual attack.
-    pub earlier_move: Option<Move>,
     /// The move after which the alliance forms.
     pub move_: Move,
 }

@@ -56,10 +56,8 @@ fn formation_mismatch(f: &AllianceFormation, detection: &Detection) -> Option<St
             && c.against == f.against
             && c.targets == targets
             && match f.cause {
-                AllianceCause::DiscoveredAttack => {
-                    c.cause == Cause::Discovered && f.attacker.is_some_and(|(cell, _)| c.line_pieces.contains(&sq(cell)))
-                }
-                AllianceCause::DualAttack => c.cause == Cause::Dual && f.attacker.is_none(),
+                AllianceCause::DiscoveredAttack { line, .. } => c.cause == Cause::Discovered && c.line_pieces.contains(&sq(line)),
+                AllianceCause::DualAttack { .. } => c.cause == Cause::Dual,
             }
     };
     if detection.candidates.iter().any(matches) {

@@ -151,10 +151,8 @@ fn discovered(allies: [Player; 2], against: Player, target: &str, attacker: (&st
     AllianceFormation {
         allies: PlayerSet::of(&allies),
         against,
-        cause: AllianceCause::DiscoveredAttack,
+        cause: AllianceCause::DiscoveredAttack { line: cell(attacker.0), piece: piece(allies[1], attacker.1) },
         targets: cells(&[target]),
-        attacker: Some((cell(attacker.0), piece(allies[1], attacker.1))),
-        earlier_move: None,
         move_,
     }
 }
@@ -163,10 +161,8 @@ fn dual(allies: [Player; 2], against: Player, targets: &[&str], earlier: Move, m
     AllianceFormation {
         allies: PlayerSet::of(&allies),
         against,
-        cause: AllianceCause::DualAttack,
+        cause: AllianceCause::DualAttack { earlier_move: earlier },
         targets: cells(targets),
-        attacker: None,
-        earlier_move: Some(earlier),
         move_,
     }
 }

@@ -37,18 +37,13 @@ fn alliance_cause_text<P: PositionView + ?Sized>(pos: &P, f: &AllianceFormation)
     let mut targets: Vec<String> = f.targets.map(|c| pos.cell_name(c)).collect();
     targets.sort_by_key(|name| (name.len(), name.clone()));
     match f.cause {
-        AllianceCause::DiscoveredAttack => {
+        AllianceCause::DiscoveredAttack { line, piece } => {
+            let promoted = if piece.promoted { "promoted " } else { "" };
+            let owner = pos.seat_name(piece.player);
             let on = targets.join(" and ");
-            match f.attacker {
-                Some((cell, piece)) => {
-                    let promoted = if piece.promoted { "promoted " } else { "" };
-                    let owner = pos.seat_name(piece.player);
-                    format!("discovered attack on {on} by {owner}'s {promoted}{} from {}", piece.role.name(), pos.cell_name(cell))
-                }
-                None => format!("discovered attack on {on}"),
-            }
+            format!("discovered attack on {on} by {owner}'s {promoted}{} from {}", piece.role.name(), pos.cell_name(line))
         }
-        AllianceCause::DualAttack => {
+        AllianceCause::DualAttack { .. } => {
             // A dual attack pairs two threats; a threat of mate has no cell.
             if targets.len() < 2 {
                 targets.push("mate".to_string());

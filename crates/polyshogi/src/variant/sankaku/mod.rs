@@ -23,9 +23,6 @@ use crate::player::Player;
 /// A Sankaku game: the position and its history.
 pub type SankakuGame = Game<SankakuPosition>;
 
-/// The seats of Sankaku, in turn order: Black (`First`) moves first, then White (`Second`).
-pub const SEATS: [Player; 2] = [Player::First, Player::Second];
-
 /// The seat names of Sankaku: Black, White.
 pub fn player_name(player: Player) -> &'static str {
     Variant::Sankaku.seat_name(player)

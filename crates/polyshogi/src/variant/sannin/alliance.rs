@@ -74,7 +74,7 @@ impl Candidate {
         (
             !self.checks,
             !self.formation.allies.contains(mover.next3()),
-            self.formation.cause != AllianceCause::DiscoveredAttack,
+            !matches!(self.formation.cause, AllianceCause::DiscoveredAttack { .. }),
             Reverse(self.value),
             self.formation.targets.first(),
         )
@@ -231,10 +231,8 @@ impl SanninPosition {
                 let formation = AllianceFormation {
                     allies: PlayerSet::of(&[mover, a.player]),
                     against: t.player,
-                    cause: AllianceCause::DiscoveredAttack,
+                    cause: AllianceCause::DiscoveredAttack { line: attacker, piece: a },
                     targets: CellSet::from_cell(target),
-                    attacker: Some((attacker, a)),
-                    earlier_move: None,
                     move_: m,
                 };
                 Candidate::new(after, formation).offer(best, mover);
@@ -292,10 +290,8 @@ impl SanninPosition {
         let formation = AllianceFormation {
             allies: PlayerSet::of(&[partner, mover]),
             against: victim,
-            cause: AllianceCause::DualAttack,
+            cause: AllianceCause::DualAttack { earlier_move: last.mv },
             targets: a.into_iter().chain(b).collect(),
-            attacker: None,
-            earlier_move: Some(last.mv),
             move_: m,
         };
         Candidate::new(after, formation).offer(best, mover);

@@ -99,17 +99,16 @@ impl SanninPosition {
             ));
         }
         if let Some(f) = self.proposal {
-            let cause = match f.cause {
-                AllianceCause::DiscoveredAttack => "discovered",
-                AllianceCause::DualAttack => "dual",
+            // The cause's own fields: a discovered attack's line piece, a dual attack's first move.
+            let (cause, line, earlier) = match f.cause {
+                AllianceCause::DiscoveredAttack { line, .. } => ("discovered", self.cell_name(line), 0),
+                AllianceCause::DualAttack { earlier_move } => ("dual", "-".to_string(), earlier_move.pack()),
             };
-            let attacker = f.attacker.map_or("-".to_string(), |(cell, _)| self.cell_name(cell));
             state.push_str(&format!(
-                ";proposal={}:{}:{cause}:{}:{attacker}:{:x}:{:x}",
+                ";proposal={}:{}:{cause}:{}:{line}:{earlier:x}:{:x}",
                 seats_text(f.allies),
                 seat_letter(f.against),
                 cells_text(self, f.targets),
-                f.earlier_move.map_or(0, Move::pack),
                 f.move_.pack()
             ));
         }
@@ -180,12 +179,11 @@ impl SanninPosition {
             // A proposal stands for an alliance that could form: two players against the third,
             // all three in the game, nobody allied before; a discovered attack names an ally's piece.
             let in_game = |p: Player| !setup.eliminated.contains(p);
-            let attacker_fits = match (proposal.cause, proposal.attacker) {
-                (AllianceCause::DiscoveredAttack, Some((_, piece))) => proposal.allies.contains(piece.player),
-                (AllianceCause::DualAttack, None) => true,
-                _ => false,
+            let line_fits = match proposal.cause {
+                AllianceCause::DiscoveredAttack { piece, .. } => proposal.allies.contains(piece.player),
+                AllianceCause::DualAttack { .. } => true,
             };
-            let valid = attacker_fits
+            let valid = line_fits
                 && proposal.allies.len() == 2
                 && !proposal.allies.contains(proposal.against)
                 && Player::ALL.into_iter().all(in_game)
@@ -359,8 +357,8 @@ fn parse_last_action(start: &SanninPosition, text: &str, column: usize) -> Resul
     Ok(LastAction { mover, mv, new_threats, defensive })
 }
 
-/// `proposal=<allies>:<against>:<discovered|dual>:<targets>:<attacker or ->:<earlier move or 0>:<move>`.
-/// The attacker of a discovered attack is read from `board`, where the proposal was made.
+/// `proposal=<allies>:<against>:<discovered|dual>:<targets>:<line piece or ->:<earlier move or 0>:<move>`.
+/// The line piece of a discovered attack is read from `board`, where the proposal was made.
 fn parse_proposal(
     start: &SanninPosition,
     board: &[(Cell, Piece)],
@@ -371,28 +369,29 @@ fn parse_proposal(
     if parts.len() != 7 {
         return Err(ParsePositionError::at(
             column,
-            "expected proposal=<allies>:<against>:<cause>:<targets>:<attacker>:<earlier>:<move>",
+            "expected proposal=<allies>:<against>:<cause>:<targets>:<line piece>:<earlier>:<move>",
         ));
     }
-    let cause = match parts[2] {
-        "discovered" => AllianceCause::DiscoveredAttack,
-        "dual" => AllianceCause::DualAttack,
-        _ => return Err(ParsePositionError::at(column, "expected `discovered` or `dual`")),
+    let cause = match (parts[2], parts[4], parts[5]) {
+        ("discovered", name, "0") => {
+            let line = start.parse_cell(name).map_err(|e| ParsePositionError::at(column, e.to_string()))?;
+            let piece = board.iter().find(|&&(c, _)| c == line).map(|&(_, piece)| piece);
+            let piece = piece.ok_or_else(|| ParsePositionError::at(column, format!("no attacking piece on {name}")))?;
+            AllianceCause::DiscoveredAttack { line, piece }
+        }
+        ("dual", "-", earlier) => AllianceCause::DualAttack { earlier_move: parse_packed_move(earlier, column)? },
+        _ => {
+            return Err(ParsePositionError::at(
+                column,
+                "expected `discovered:<targets>:<line piece>:0` or `dual:<targets>:-:<earlier move>`",
+            ))
+        }
     };
     Ok(AllianceFormation {
         allies: seat_set(parts[0], column)?,
         against: single_seat(parts[1], column)?,
         cause,
         targets: parse_cells(start, parts[3], column)?,
-        attacker: match parts[4] {
-            "-" => None,
-            name => {
-                let cell = start.parse_cell(name).map_err(|e| ParsePositionError::at(column, e.to_string()))?;
-                let piece = board.iter().find(|&&(c, _)| c == cell).map(|&(_, piece)| piece);
-                Some((cell, piece.ok_or_else(|| ParsePositionError::at(column, format!("no attacking piece on {name}")))?))
-            }
-        },
-        earlier_move: if parts[5] == "0" { None } else { Some(parse_packed_move(parts[5], column)?) },
         move_: parse_packed_move(parts[6], column)?,
     })
 }
