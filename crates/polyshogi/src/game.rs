@@ -125,12 +125,7 @@ impl<P: Rules> Game<P> {
 
     /// Plays `m` if legal here; the game is unchanged otherwise.
     pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
-        if self.position.outcome().is_some() {
-            return Err(IllegalMove::GameOver);
-        }
-        if self.position.decision_pending() {
-            return Err(IllegalMove::AllianceProposalPending);
-        }
+        self.position.ready_to_move()?;
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         if !moves.contains(&m) {

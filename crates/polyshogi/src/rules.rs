@@ -86,6 +86,29 @@ pub trait Rules: Clone + fmt::Debug {
     /// Plays a legal move and reports what it set off.
     fn play_unchecked(&mut self, m: Move) -> Events;
 
+    /// Plays `m` if it is legal for the player to move, ignoring the history (`Game::play`
+    /// applies the repetition rule); the position is unchanged otherwise.
+    fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
+        self.ready_to_move()?;
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if !moves.contains(&m) {
+            return Err(IllegalMove::NotLegal);
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Whether anyone may move now: not once the game is over, nor while a decision waits.
+    fn ready_to_move(&self) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.decision_pending() {
+            return Err(IllegalMove::AllianceProposalPending);
+        }
+        Ok(())
+    }
+
     /// Equal for positions that the repetition rule treats as the same.
     fn repetition_key(&self) -> u64;
     fn repetition_rule(&self) -> RepetitionRule;

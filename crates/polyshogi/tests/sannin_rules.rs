@@ -12,7 +12,7 @@ use polyshogi::outcome::{DrawReason, WinReason};
 use polyshogi::perft::perft;
 use polyshogi::replay::replay;
 use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules, SanninSetup};
-use polyshogi::{ByPlayer, Cell, Event, Events, Hand, Move, MoveList, Outcome, Piece, Player, PlayerSet, Role, Variant};
+use polyshogi::{ByPlayer, Cell, Event, Events, Hand, Move, MoveList, Outcome, Piece, Player, PlayerSet, Role, Rules, Variant};
 
 const F: Player = Player::First;
 const M: Player = Player::Second;

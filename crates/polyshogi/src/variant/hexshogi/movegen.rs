@@ -6,11 +6,12 @@
 use arrayvec::ArrayVec;
 
 use super::position::HexShogiPosition;
-use super::tables::{can_ever_promote, code_of, piece_of};
+use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::{Move, MoveList};
 use crate::piece::{Piece, Role};
+use crate::piece_store::{code_of, piece_of};
 use crate::player::Player;
 
 /// What the two-player generator knows about the mover's king before generating.
@@ -45,13 +46,13 @@ impl HexShogiPosition {
         }
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return false };
-        let own = self.by_player[mover];
+        let own = self.store.pieces_of(mover);
         // Usually a piece standing on none of the king's lines (so pinned by nothing) can
         // move, which proves it at once when the king is not in check.
         let enemy = self.opponent(mover);
-        if !self.attacked_by(king, enemy, self.by_player[enemy], self.occupied) {
+        if !self.attacked_by(king, enemy, self.store.pieces_of(enemy), self.store.occupied()) {
             for from in own.without(king) - self.tables.lines[king.usize()] {
-                if !(self.reach(self.board[from.usize()] as usize, from) - own).is_empty() {
+                if !(self.reach(self.store.code(from) as usize, from) - own).is_empty() {
                     return true;
                 }
             }
@@ -71,7 +72,7 @@ impl HexShogiPosition {
         while hours != 0 {
             let hour = Hour::new(hours.trailing_zeros() as u8);
             hours &= hours - 1;
-            targets |= tables.grid.ray_reach(from, hour, self.occupied);
+            targets |= tables.grid.ray_reach(from, hour, self.store.occupied());
         }
         targets
     }
@@ -80,11 +81,11 @@ impl HexShogiPosition {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };
         let safety = self.king_safety(mover, king);
-        let own = self.by_player[mover];
+        let own = self.store.pieces_of(mover);
         let double_check = safety.checkers.count() > 1;
         if !double_check {
             for from in own.without(king) {
-                let code = self.board[from.usize()] as usize;
+                let code = self.store.code(from) as usize;
                 let mut targets = (self.reach(code, from) - own) & safety.evasion;
                 if safety.pinned.contains(from) {
                     let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
@@ -97,9 +98,9 @@ impl HexShogiPosition {
         // The king may go wherever no enemy piece attacks once the king has left its cell
         // (so that a ranging checker sees through it).
         let enemy = self.opponent(mover);
-        let enemies = self.by_player[enemy];
-        let occupied = self.occupied.without(king);
-        let code = self.board[king.usize()] as usize;
+        let enemies = self.store.pieces_of(enemy);
+        let occupied = self.store.occupied().without(king);
+        let code = self.store.code(king) as usize;
         for to in self.tables.step_targets[code][king.usize()] - own {
             if !self.attacked_by(to, enemy, enemies.without(to), occupied) {
                 out.push(Move::Normal { from: king, to, promote: false });
@@ -108,18 +109,18 @@ impl HexShogiPosition {
 
         // A drop never exposes the dropper's king; in check it must block.
         if !double_check {
-            self.push_drops(mover, (self.tables.grid.all() - self.occupied) & safety.evasion, out);
+            self.push_drops(mover, (self.tables.grid.all() - self.store.occupied()) & safety.evasion, out);
         }
     }
 
     fn generate_three(&self, out: &mut MoveList) {
         let mover = self.to_move;
-        let own = self.by_player[mover];
+        let own = self.store.pieces_of(mover);
         for from in own {
-            let code = self.board[from.usize()] as usize;
+            let code = self.store.code(from) as usize;
             self.push_board_moves(from, code, self.reach(code, from) - own, out);
         }
-        self.push_drops(mover, self.tables.grid.all() - self.occupied, out);
+        self.push_drops(mover, self.tables.grid.all() - self.store.occupied(), out);
         // §2.7: a player with no legal move must pass (a player without pieces always does).
         if out.is_empty() {
             out.push(Move::Pass);
@@ -145,7 +146,7 @@ impl HexShogiPosition {
 
     /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).
     fn push_drops(&self, mover: Player, empty: CellSet, out: &mut MoveList) {
-        let hand = &self.hands[mover];
+        let hand = &self.store.hand(mover);
         if hand.is_empty() {
             return;
         }
@@ -178,12 +179,12 @@ impl HexShogiPosition {
         let mut banned = CellSet::EMPTY;
         if self.rules.pawn_drop_no_pawn_support {
             let code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
-            for pawn in self.pawns & self.by_player[mover] {
+            for pawn in self.pawns & self.store.pieces_of(mover) {
                 banned |= tables.step_targets[code][pawn.usize()];
             }
         }
         if self.rules.pawn_drop_may_not_attack_king {
-            for king in self.kings - self.by_player[mover] {
+            for king in self.kings - self.store.pieces_of(mover) {
                 banned |= tables.pawn_sources[mover][king.usize()];
             }
         }
@@ -197,11 +198,11 @@ impl HexShogiPosition {
         let tables = self.tables;
         let grid = tables.grid;
         let enemy = self.opponent(mover);
-        let enemies = self.by_player[enemy];
+        let enemies = self.store.pieces_of(enemy);
         let k = king.usize();
         let mut checkers = tables.knight_sources[enemy][k] & enemies & self.knights;
         for near in tables.near_cells[k] & enemies {
-            if tables.near_targets[self.board[near.usize()] as usize][near.usize()].contains(king) {
+            if tables.near_targets[self.store.code(near) as usize][near.usize()].contains(king) {
                 checkers.insert(near);
             }
         }
@@ -214,15 +215,15 @@ impl HexShogiPosition {
                 if (ray & far).is_empty() {
                     continue;
                 }
-                let Some(first) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+                let Some(first) = grid.first_on_ray(king, hour, self.store.occupied()) else { continue };
                 let back = hour.opposite();
                 if enemies.contains(first) {
-                    if far.contains(first) && tables.range_hours[self.board[first.usize()] as usize].contains(back) {
+                    if far.contains(first) && tables.range_hours[self.store.code(first) as usize].contains(back) {
                         checkers.insert(first);
                     }
                     continue;
                 }
-                if let Some(pinner) = self.ranges_onto(first, hour, far, self.occupied) {
+                if let Some(pinner) = self.ranges_onto(first, hour, far, self.store.occupied()) {
                     pinned.insert(first);
                     pin_lines.push((first, ray - grid.ray(pinner, hour)));
                 }

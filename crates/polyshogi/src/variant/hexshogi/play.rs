@@ -3,25 +3,12 @@
 //! checkmate, stalemate, everyone passing or too long without a capture (§2.6, §2.7).
 
 use super::position::HexShogiPosition;
-use crate::mv::{Move, MoveList};
+use crate::mv::Move;
 use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
 use crate::player::{ByPlayer, Player, PlayerSet};
 use crate::rules::IllegalMove;
 
 impl HexShogiPosition {
-    /// Plays `m` if it is legal for the player to move; the position is unchanged otherwise.
-    pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
-        if self.outcome.is_some() {
-            return Err(IllegalMove::GameOver);
-        }
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        if !moves.contains(&m) {
-            return Err(IllegalMove::NotLegal);
-        }
-        Ok(self.play_unchecked(m))
-    }
-
     /// Plays a move known to be legal (one from `legal_moves`).
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         let mover = self.to_move;

@@ -3,14 +3,15 @@
 
 use std::fmt;
 
-use super::key::{hand_key, piece_key, whole_hand_key};
+use super::key::HexKeys;
 use super::rules::{HexShogiRules, HexVariant};
-use super::tables::{can_ever_promote, code_of, piece_of, Code, HexShogiTables};
+use super::tables::{can_ever_promote, HexShogiTables};
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::Move;
 use crate::outcome::{Events, Outcome};
 use crate::piece::{Hand, Piece, Role};
+use crate::piece_store::{code_of, PieceStore};
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Everything a Hex Shogi 91 position holds, unchecked: what parsers and tests build. Which
@@ -116,9 +117,8 @@ impl std::error::Error for PositionError {}
 pub struct HexShogiPosition {
     pub(super) tables: &'static HexShogiTables,
     pub(super) rules: HexShogiRules,
-    pub(super) board: [Code; 128],
-    pub(super) by_player: ByPlayer<CellSet>,
-    pub(super) occupied: CellSet,
+    /// Board and hands, with their Zobrist hash.
+    pub(super) store: PieceStore<HexKeys>,
     /// Every king on the board, whoever owns it (three players may own several).
     pub(super) kings: CellSet,
     /// Unpromoted knights and pawns of every player: the leapers attack checks need, and the
@@ -128,14 +128,11 @@ pub struct HexShogiPosition {
     /// Pieces that range along some ray (rook, bishop, lance and the promoted rook and
     /// bishop): only they attack from afar, pin or check along a line.
     pub(super) rangers: CellSet,
-    pub(super) hands: ByPlayer<Hand>,
     pub(super) to_move: Player,
     pub(super) plies: u32,
     pub(super) plies_without_capture: u32,
     pub(super) passes_in_a_row: u8,
     pub(super) outcome: Option<Outcome>,
-    /// Zobrist hash of board and hands, kept up to date by every change to them.
-    pub(super) material_key: u64,
 }
 
 impl HexShogiPosition {
@@ -163,20 +160,16 @@ impl HexShogiPosition {
         let mut pos = HexShogiPosition {
             tables,
             rules,
-            board: [0; 128],
-            by_player: ByPlayer::default(),
-            occupied: CellSet::EMPTY,
+            store: PieceStore::new(),
             kings: CellSet::EMPTY,
             knights: CellSet::EMPTY,
             pawns: CellSet::EMPTY,
             rangers: CellSet::EMPTY,
-            hands: ByPlayer::default(),
             to_move: setup.to_move,
             plies: setup.plies,
             plies_without_capture: setup.plies_without_capture,
             passes_in_a_row: if three { setup.passes_in_a_row } else { 0 },
             outcome: None,
-            material_key: 0,
         };
         if !tables.seats.contains(&setup.to_move) {
             return Err(PositionError::NoSuchSeat(setup.to_move));
@@ -186,7 +179,7 @@ impl HexShogiPosition {
             if cell.usize() >= tables.grid.len() {
                 return Err(PositionError::OffBoard(cell));
             }
-            if pos.occupied.contains(cell) {
+            if pos.store.occupied().contains(cell) {
                 return Err(PositionError::TwoPiecesOnOneCell(cell));
             }
             if !tables.seats.contains(&piece.player) {
@@ -208,11 +201,11 @@ impl HexShogiPosition {
             for role in Role::ALL {
                 role_counts[role.index()] += setup.hands[p].count(role) as u32;
             }
-            pos.set_hand(p, setup.hands[p]);
+            pos.store.set_hand(p, setup.hands[p]);
         }
         if !three {
             for &p in tables.seats {
-                if pos.hands[p].count(Role::King) > 0 {
+                if pos.store.hand(p).count(Role::King) > 0 {
                     return Err(PositionError::KingInHand(p));
                 }
             }
@@ -233,7 +226,7 @@ impl HexShogiPosition {
             }
         } else {
             for &p in tables.seats {
-                let kings = (pos.kings & pos.by_player[p]).count() as usize;
+                let kings = (pos.kings & pos.store.pieces_of(p)).count() as usize;
                 if kings != 1 {
                     return Err(PositionError::KingCount { player: p, kings });
                 }
@@ -251,8 +244,8 @@ impl HexShogiPosition {
     /// The position as an unchecked setup (the inverse of `from_setup`).
     pub fn to_setup(&self) -> HexShogiSetup {
         HexShogiSetup {
-            pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
-            hands: self.hands,
+            pieces: self.store.occupied().map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
+            hands: self.store.hands(),
             to_move: self.to_move,
             plies: self.plies,
             plies_without_capture: self.plies_without_capture,
@@ -285,7 +278,7 @@ impl HexShogiPosition {
     }
 
     pub fn hand(&self, player: Player) -> &Hand {
-        &self.hands[player]
+        &self.store.hand(player)
     }
 
     pub fn plies(&self) -> u32 {
@@ -301,11 +294,11 @@ impl HexShogiPosition {
     }
 
     pub fn occupied(&self) -> CellSet {
-        self.occupied
+        self.store.occupied()
     }
 
     pub fn pieces_of(&self, player: Player) -> CellSet {
-        self.by_player[player]
+        self.store.pieces_of(player)
     }
 
     /// Every king on the board, whoever owns it.
@@ -315,7 +308,7 @@ impl HexShogiPosition {
 
     #[inline]
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        piece_of(self.board[cell.usize()])
+        self.store.piece_at(cell)
     }
 
     /// Two players: the other player.
@@ -330,19 +323,19 @@ impl HexShogiPosition {
     /// `player`'s king (two players: always exactly one).
     #[inline]
     pub fn king_of(&self, player: Player) -> Option<Cell> {
-        (self.kings & self.by_player[player]).first()
+        (self.kings & self.store.pieces_of(player)).first()
     }
 
     /// How many kings `player` holds, on the board and in hand (three players).
     pub fn kings_held(&self, player: Player) -> u32 {
-        (self.kings & self.by_player[player]).count() + self.hands[player].count(Role::King) as u32
+        (self.kings & self.store.pieces_of(player)).count() + self.store.hand(player).count(Role::King) as u32
     }
 
     /// Whether `player` still has a piece on the board or in hand. A seated player without
     /// pieces has lost and only passes (three players).
     #[inline]
     pub fn has_pieces(&self, player: Player) -> bool {
-        !self.by_player[player].is_empty() || !self.hands[player].is_empty()
+        !self.store.pieces_of(player).is_empty() || !self.store.hand(player).is_empty()
     }
 
     /// The seats that still have pieces.
@@ -375,7 +368,7 @@ impl HexShogiPosition {
         match self.king_of(player) {
             Some(king) => {
                 let enemy = self.opponent(player);
-                self.attacked_by(king, enemy, self.by_player[enemy], self.occupied)
+                self.attacked_by(king, enemy, self.store.pieces_of(enemy), self.store.occupied())
             }
             None => false,
         }
@@ -393,7 +386,7 @@ impl HexShogiPosition {
             return true;
         }
         for near in tables.near_cells[t] & attackers {
-            if tables.near_targets[self.board[near.usize()] as usize][near.usize()].contains(target) {
+            if tables.near_targets[self.store.code(near) as usize][near.usize()].contains(target) {
                 return true;
             }
         }
@@ -409,16 +402,14 @@ impl HexShogiPosition {
             return None;
         }
         let blocker = grid.first_on_ray(target, hour, occupied)?;
-        let code = self.board[blocker.usize()] as usize;
+        let code = self.store.code(blocker) as usize;
         (rangers.contains(blocker) && self.tables.range_hours[code].contains(hour.opposite())).then_some(blocker)
     }
 
+    /// Puts `piece` on the empty `cell`, noting it in the role sets attack tests use.
     #[inline]
     fn put(&mut self, cell: Cell, piece: Piece) {
-        let code = code_of(piece);
-        self.board[cell.usize()] = code;
-        self.by_player[piece.player].insert(cell);
-        self.occupied.insert(cell);
+        self.store.put(cell, piece);
         if !piece.promoted {
             match piece.role {
                 Role::King => self.kings.insert(cell),
@@ -427,45 +418,20 @@ impl HexShogiPosition {
                 _ => {}
             }
         }
-        if !self.tables.range_hours[code as usize].is_empty() {
+        if !self.tables.range_hours[code_of(piece) as usize].is_empty() {
             self.rangers.insert(cell);
         }
-        self.material_key ^= piece_key(code, cell.usize());
     }
 
+    /// Empties `cell`, returning what stood there.
     #[inline]
     fn clear(&mut self, cell: Cell) -> Option<Piece> {
-        let code = self.board[cell.usize()];
-        let piece = piece_of(code)?;
-        self.board[cell.usize()] = 0;
-        self.by_player[piece.player].remove(cell);
-        self.occupied.remove(cell);
+        let piece = self.store.clear(cell)?;
         self.kings.remove(cell);
         self.knights.remove(cell);
         self.pawns.remove(cell);
         self.rangers.remove(cell);
-        self.material_key ^= piece_key(code, cell.usize());
         Some(piece)
-    }
-
-    #[inline]
-    fn add_to_hand(&mut self, player: Player, role: Role) {
-        let count = self.hands[player].count(role);
-        self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count + 1);
-        self.hands[player].add(role);
-    }
-
-    #[inline]
-    fn take_from_hand(&mut self, player: Player, role: Role) {
-        let count = self.hands[player].count(role);
-        if self.hands[player].take(role) {
-            self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count - 1);
-        }
-    }
-
-    fn set_hand(&mut self, player: Player, hand: Hand) {
-        self.material_key ^= whole_hand_key(player, &self.hands[player]) ^ whole_hand_key(player, &hand);
-        self.hands[player] = hand;
     }
 
     /// Makes the move's changes to the board and hands only (a captured piece goes to the
@@ -476,14 +442,14 @@ impl HexShogiPosition {
                 let mut piece = self.clear(from).expect("a move starts from a piece");
                 let captured = self.clear(to);
                 if let Some(captured) = captured {
-                    self.add_to_hand(mover, captured.role);
+                    self.store.add_to_hand(mover, captured.role);
                 }
                 piece.promoted |= promote;
                 self.put(to, piece);
                 captured.is_some()
             }
             Move::Drop { role, to } => {
-                self.take_from_hand(mover, role);
+                self.store.take_from_hand(mover, role);
                 self.put(to, Piece { player: mover, role, promoted: false });
                 false
             }
@@ -495,8 +461,7 @@ impl HexShogiPosition {
 impl PartialEq for HexShogiPosition {
     fn eq(&self, other: &Self) -> bool {
         self.rules == other.rules
-            && self.board == other.board
-            && self.hands == other.hands
+            && self.store == other.store
             && self.to_move == other.to_move
             && self.plies == other.plies
             && self.plies_without_capture == other.plies_without_capture
@@ -512,8 +477,8 @@ impl fmt::Debug for HexShogiPosition {
         f.debug_struct("HexShogiPosition")
             .field("variant", &self.rules.variant)
             .field("to_move", &self.to_move)
-            .field("pieces", &self.occupied.map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
-            .field("hands", &self.hands)
+            .field("pieces", &self.store.occupied().map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
+            .field("hands", &self.store.hands())
             .field("plies_without_capture", &self.plies_without_capture)
             .field("passes_in_a_row", &self.passes_in_a_row)
             .field("outcome", &self.outcome)

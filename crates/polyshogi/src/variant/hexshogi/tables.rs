@@ -8,29 +8,13 @@ use crate::cellset::CellSet;
 use crate::geometry::{Cell, HexGrid, HexNaming, Hour, HEX91};
 use crate::mv::HourSet;
 use crate::piece::{Piece, Role};
+use crate::piece_store::{code_of, CODES};
 use crate::player::{ByPlayer, Player};
 
 /// The screen hour each player calls 12 o'clock (§2.2). Two players: Black faces 12, White 6
 /// (the third entry is unused). Three players: Black 12, White 4, Gray 8.
 pub const FORWARD_HEXSHOGI91: ByPlayer<u8> = ByPlayer([0, 6, 0]);
 pub const FORWARD_TPHS91: ByPlayer<u8> = ByPlayer([0, 4, 8]);
-
-/// A cell's content in one byte: 0 for empty, else `1 + player * 16 + kind`.
-pub type Code = u8;
-
-pub const CODES: usize = 1 + 3 * 16;
-
-pub const fn code_of(piece: Piece) -> Code {
-    1 + piece.player as u8 * 16 + piece.kind() as u8
-}
-
-pub fn piece_of(code: Code) -> Option<Piece> {
-    if code == 0 {
-        return None;
-    }
-    let v = (code - 1) as usize;
-    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
-}
 
 /// How a kind of piece moves, in its owner's hours: single steps, unlimited ranges, and
 /// leaps (each leap the sum of its hours' steps, jumping whatever lies between).
@@ -406,13 +390,5 @@ mod tests {
         let code = code_of(Piece { player: Player::First, role: Role::Knight, promoted: false }) as usize;
         assert_eq!(names(t.step_targets[code][cell("6f").usize()]), ["5d", "7c", "8c", "9d"]);
         assert!(t.knight_sources[Player::First][cell("5d").usize()].contains(cell("6f")));
-    }
-
-    #[test]
-    fn codes_round_trip_every_piece() {
-        for code in 1..CODES as u8 {
-            assert_eq!(code_of(piece_of(code).unwrap()), code);
-        }
-        assert_eq!(piece_of(0), None);
     }
 }

@@ -101,11 +101,11 @@ impl SanninPosition {
     fn attack_map(&self, player: Player) -> CellSet {
         let tables = self.tables;
         let mut map = CellSet::EMPTY;
-        for from in self.by_player[player] {
-            let code = self.board[from.usize()] as usize;
+        for from in self.store.pieces_of(player) {
+            let code = self.store.code(from) as usize;
             map |= tables.step_targets[code][from.usize()];
             for hour in tables.range_hours[code].iter() {
-                map |= tables.grid.ray_reach(from, hour, self.occupied);
+                map |= tables.grid.ray_reach(from, hour, self.store.occupied());
             }
         }
         map
@@ -117,18 +117,21 @@ impl SanninPosition {
         let (Some(a), Some(t)) = (self.piece_at(attacker), self.piece_at(target)) else { return false };
         t.role == Role::King
             || value(a.role) < value(t.role)
-            || !self.is_attacked(target, self.by_player[t.player], self.occupied)
+            || !self.is_attacked(target, self.store.pieces_of(t.player), self.store.occupied())
     }
 
     /// Whether some piece of `by` threatens the piece on `target` with material loss.
     fn is_threatened_by(&self, by: Player, target: Cell) -> bool {
-        let attackers = self.attacking_cells(target, self.by_player[by], self.occupied);
+        let attackers = self.attacking_cells(target, self.store.pieces_of(by), self.store.occupied());
         attackers.into_iter().any(|a| self.is_threat(a, target))
     }
 
     /// The pieces of `victim` that `by` threatens with material loss (§1.13 step 1).
     fn threat_targets(&self, by: Player, victim: Player) -> CellSet {
-        (self.by_player[victim] & self.attack_map(by)).into_iter().filter(|&target| self.is_threatened_by(by, target)).collect()
+        (self.store.pieces_of(victim) & self.attack_map(by))
+            .into_iter()
+            .filter(|&target| self.is_threatened_by(by, target))
+            .collect()
     }
 
     /// The material-loss threats of `by` against `victim` (§1.13 step 1), with the mate threat.
@@ -141,8 +144,8 @@ impl SanninPosition {
     fn threat_pairs_against(&self, victim: Player) -> ThreatPairs {
         let mut pairs = ThreatPairs::new();
         let others = self.others_pieces(victim);
-        for target in self.by_player[victim] {
-            for attacker in self.attacking_cells(target, others, self.occupied) {
+        for target in self.store.pieces_of(victim) {
+            for attacker in self.attacking_cells(target, others, self.store.occupied()) {
                 if self.is_threat(attacker, target) && !pairs.is_full() {
                     pairs.push((attacker, target));
                 }
@@ -211,8 +214,8 @@ impl SanninPosition {
         let grid = after.tables.grid;
         for cell in cleared {
             for hour in Hour::ALL {
-                let Some(attacker) = grid.first_on_ray(cell, hour, after.occupied) else { continue };
-                let Some(target) = grid.first_on_ray(cell, hour.opposite(), after.occupied) else { continue };
+                let Some(attacker) = grid.first_on_ray(cell, hour, after.store.occupied()) else { continue };
+                let Some(target) = grid.first_on_ray(cell, hour.opposite(), after.store.occupied()) else { continue };
                 let (Some(a), Some(t)) = (after.piece_at(attacker), after.piece_at(target)) else { continue };
                 if a.player == mover || t.player == mover || a.player == t.player {
                     continue;
@@ -221,7 +224,7 @@ impl SanninPosition {
                 // target that the move newly exposes to W is always threatened by the opened line
                 // too. It also proves the target threatened after the move, so the threat is new
                 // exactly when W did not threaten it before (the victim's pieces stood still).
-                let code = after.board[attacker.usize()] as usize;
+                let code = after.store.code(attacker) as usize;
                 if !after.tables.range_hours[code].contains(hour.opposite()) || !after.is_threat(attacker, target) {
                     continue;
                 }
@@ -307,7 +310,7 @@ impl SanninPosition {
             Move::Normal { from, to, .. } if from == target => to,
             _ => target,
         };
-        let attackers = self.attacking_cells(cell, self.by_player[by], self.occupied);
+        let attackers = self.attacking_cells(cell, self.store.pieces_of(by), self.store.occupied());
         attackers.into_iter().any(|a| self.is_threat(a, cell))
     }
 

@@ -3,16 +3,25 @@
 //! Board and hands are kept up to date move by move; the few flags are hashed on demand.
 
 use super::position::SanninPosition;
-use super::tables::CODES;
-use crate::piece::{Hand, Role};
+use crate::piece_store::{GameKeys, MaterialKeys};
 use crate::player::Player;
-use crate::zobrist::{self, HandKeys};
+use crate::zobrist;
 
 /// Where Sannin's features start.
 const BASE: u64 = 1;
 
-static PIECE_KEYS: [[u64; 128]; CODES] = zobrist::piece_keys(BASE);
-static HAND_KEYS: HandKeys = zobrist::hand_keys(BASE);
+/// The keys Sannin's piece store hashes board and hands with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SanninKeys;
+
+static MATERIAL_KEYS: MaterialKeys = MaterialKeys::new(BASE);
+
+impl GameKeys for SanninKeys {
+    #[inline]
+    fn keys() -> &'static MaterialKeys {
+        &MATERIAL_KEYS
+    }
+}
 
 /// Six per player (may castle, illumination ready, active, allied, former ally, one spare),
 /// then from 18 on the player to move.
@@ -26,24 +35,10 @@ const FLAG_KEYS: [u64; 24] = {
     keys
 };
 
-#[inline]
-pub(super) fn piece_key(code: u8, cell: usize) -> u64 {
-    PIECE_KEYS[code as usize][cell]
-}
-
-#[inline]
-pub(super) fn hand_key(player: Player, role: Role, count: u8) -> u64 {
-    zobrist::hand_key(&HAND_KEYS, player, role, count)
-}
-
-pub(super) fn whole_hand_key(player: Player, hand: &Hand) -> u64 {
-    zobrist::whole_hand_key(&HAND_KEYS, player, hand)
-}
-
 impl SanninPosition {
     /// Equal for positions that are the same for the repetition rule.
     pub fn repetition_key(&self) -> u64 {
-        let mut key = self.material_key ^ FLAG_KEYS[18 + self.to_move.index()];
+        let mut key = self.store.material_key() ^ FLAG_KEYS[18 + self.to_move.index()];
         for player in Player::ALL {
             let base = player.index() * 6;
             let flags = [
@@ -62,14 +57,7 @@ impl SanninPosition {
 
     /// The board-and-hands part of the key computed from scratch, to check the running one.
     pub fn recomputed_material_key(&self) -> u64 {
-        let mut key = 0;
-        for cell in self.occupied {
-            key ^= piece_key(self.board[cell.usize()], cell.usize());
-        }
-        for player in Player::ALL {
-            key ^= whole_hand_key(player, &self.hands[player]);
-        }
-        key
+        self.store.recomputed_material_key()
     }
 }
 
@@ -100,7 +88,7 @@ mod tests {
                 .unwrap_or(moves[(seed % moves.len() as u64) as usize]);
             game.play_unchecked(pick);
             let pos = game.position();
-            assert_eq!(pos.material_key, pos.recomputed_material_key());
+            assert_eq!(pos.store.material_key(), pos.recomputed_material_key());
         }
     }
 }

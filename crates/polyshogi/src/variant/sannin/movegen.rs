@@ -7,11 +7,12 @@ use arrayvec::ArrayVec;
 
 use super::position::SanninPosition;
 use super::rules::{AlliedPromotion, DeadCellRule, Illumination, Stalemate};
-use super::tables::{can_ever_promote, code_of};
+use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::{HourSet, Move, MoveList};
 use crate::piece::{Piece, Role};
+use crate::piece_store::code_of;
 use crate::player::Player;
 
 /// Nested mate tests (a pawn drop that might mate, inside a mate test) stop at this depth and
@@ -101,7 +102,7 @@ impl SanninPosition {
         let mut near_kings = CellSet::EMPTY;
         for p in mover.others3() {
             if let Some(k) = self.kings[p] {
-                if self.is_attacked(k, self.by_player[mover], self.occupied) {
+                if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) {
                     // A check that already stands survives most moves: test every move.
                     near_kings = grid.all();
                     break;
@@ -135,7 +136,9 @@ impl SanninPosition {
         let checked: ArrayVec<Player, 2> = mover
             .others3()
             .into_iter()
-            .filter(|&p| after.kings[p].is_some_and(|k| after.is_attacked(k, after.by_player[mover], after.occupied)))
+            .filter(|&p| {
+                after.kings[p].is_some_and(|k| after.is_attacked(k, after.store.pieces_of(mover), after.store.occupied()))
+            })
             .collect();
         if checked.is_empty() {
             return false;
@@ -146,7 +149,7 @@ impl SanninPosition {
     fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
         let grid = self.tables.grid;
         let others = self.others_pieces(mover);
-        let checkers = self.attacking_cells(king, others, self.occupied);
+        let checkers = self.attacking_cells(king, others, self.store.occupied());
         let evasion = match checkers.count() {
             0 => grid.all(),
             1 => {
@@ -157,7 +160,7 @@ impl SanninPosition {
         };
         let ally_king = self.ally_of(mover).and_then(|ally| self.kings[ally]);
         let ally_lines = match ally_king {
-            Some(k) if self.is_attacked(k, self.by_player[mover], self.occupied) => grid.all(),
+            Some(k) if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) => grid.all(),
             Some(k) => Hour::ALL.into_iter().fold(CellSet::EMPTY, |lines, h| lines | grid.ray(k, h)),
             None => CellSet::EMPTY,
         };
@@ -171,17 +174,17 @@ impl SanninPosition {
             ally_lines,
             by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
         };
-        let own = self.by_player[mover];
+        let own = self.store.pieces_of(mover);
         for hour in Hour::ALL {
             if (grid.ray(king, hour) & others).is_empty() {
                 continue;
             }
-            let Some(shield) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+            let Some(shield) = grid.first_on_ray(king, hour, self.store.occupied()) else { continue };
             if !own.contains(shield) {
                 continue;
             }
-            let Some(pinner) = grid.first_on_ray(shield, hour, self.occupied) else { continue };
-            let code = self.board[pinner.usize()] as usize;
+            let Some(pinner) = grid.first_on_ray(shield, hour, self.store.occupied()) else { continue };
+            let code = self.store.code(pinner) as usize;
             if others.contains(pinner) && self.tables.range_hours[code].contains(hour.opposite()) {
                 safety.pinned.insert(shield);
                 let line = grid.ray(king, hour) - grid.ray(pinner, hour);
@@ -193,7 +196,7 @@ impl SanninPosition {
 
     /// Cells no move may end on: own pieces and every king (kings are never captured).
     fn forbidden_targets(&self, mover: Player) -> CellSet {
-        let mut forbidden = self.by_player[mover];
+        let mut forbidden = self.store.pieces_of(mover);
         for p in mover.others3() {
             if let Some(k) = self.kings[p] {
                 forbidden.insert(k);
@@ -207,12 +210,12 @@ impl SanninPosition {
     fn has_unpinned_piece_move(&self, mover: Player, safety: &KingSafety) -> bool {
         let tables = self.tables;
         let forbidden = self.forbidden_targets(mover);
-        let movable = self.by_player[mover].without(safety.king) - safety.pinned;
+        let movable = self.store.pieces_of(mover).without(safety.king) - safety.pinned;
         movable.into_iter().any(|from| {
-            let code = self.board[from.usize()] as usize;
+            let code = self.store.code(from) as usize;
             let mut targets = tables.step_targets[code][from.usize()];
             for hour in tables.range_hours[code].iter() {
-                targets |= tables.grid.ray_reach(from, hour, self.occupied);
+                targets |= tables.grid.ray_reach(from, hour, self.store.occupied());
             }
             let piece = self.piece_at(from).expect("own piece");
             (targets - forbidden).into_iter().any(|to| {
@@ -226,11 +229,11 @@ impl SanninPosition {
         let tables = self.tables;
         let grid = tables.grid;
         let forbidden = self.forbidden_targets(mover);
-        for from in self.by_player[mover].without(safety.king) {
-            let code = self.board[from.usize()] as usize;
+        for from in self.store.pieces_of(mover).without(safety.king) {
+            let code = self.store.code(from) as usize;
             let mut targets = tables.step_targets[code][from.usize()];
             for hour in tables.range_hours[code].iter() {
-                targets |= grid.ray_reach(from, hour, self.occupied);
+                targets |= grid.ray_reach(from, hour, self.store.occupied());
             }
             targets = (targets - forbidden) & safety.evasion;
             if safety.pinned.contains(from) {
@@ -248,11 +251,11 @@ impl SanninPosition {
         let tables = self.tables;
         let grid = tables.grid;
         let from = safety.king;
-        let code = self.board[from.usize()] as usize;
+        let code = self.store.code(from) as usize;
         let forbidden = self.forbidden_targets(mover);
         let mut steps = tables.step_targets[code][from.usize()];
         for hour in tables.range_hours[code].iter() {
-            steps |= grid.ray_reach(from, hour, self.occupied);
+            steps |= grid.ray_reach(from, hour, self.store.occupied());
         }
         let mut targets = steps - forbidden;
         // Castling (§1.9): the unmoved, never-checked king of a game without alliances jumps
@@ -261,13 +264,13 @@ impl SanninPosition {
         if self.may_castle[mover] && !safety.in_check && !alliance_ever {
             let mut jumps = tables.territory[mover] - forbidden - steps;
             if !self.rules.castle_may_capture {
-                jumps = jumps - self.occupied;
+                jumps = jumps - self.store.occupied();
             }
             targets |= jumps;
         }
         let piece = self.piece_at(from).expect("own king");
         let others = self.others_pieces(mover);
-        let occupied_without_king = self.occupied.without(from);
+        let occupied_without_king = self.store.occupied().without(from);
         for to in targets {
             self.push_with_promotions(mover, from, to, piece, out, |m| {
                 !self.is_attacked(to, others.without(to), occupied_without_king)
@@ -277,11 +280,11 @@ impl SanninPosition {
     }
 
     fn generate_drops(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
-        let hand = &self.hands[mover];
+        let hand = &self.store.hand(mover);
         if hand.is_empty() {
             return;
         }
-        let empty = self.tables.grid.all() - self.occupied;
+        let empty = self.tables.grid.all() - self.store.occupied();
         for role in Role::DROPPABLE {
             if hand.count(role) == 0 {
                 continue;
@@ -325,17 +328,17 @@ impl SanninPosition {
         let mut eligible = HourSet::EMPTY;
         let mut exposing = HourSet::EMPTY;
         for hour in Hour::ALL {
-            let Some(target) = grid.first_on_ray(king, hour, self.occupied) else { continue };
+            let Some(target) = grid.first_on_ray(king, hour, self.store.occupied()) else { continue };
             if !others.contains(target) || self.piece_at(target).is_some_and(|p| p.role == Role::King) {
                 continue;
             }
-            if self.is_attacked(target, others, self.occupied) {
+            if self.is_attacked(target, others, self.store.occupied()) {
                 continue;
             }
             eligible.insert(hour);
             // Removing the target opens the ray: the king must not then stand attacked along it.
-            if let Some(behind) = grid.first_on_ray(target, hour, self.occupied) {
-                let code = self.board[behind.usize()] as usize;
+            if let Some(behind) = grid.first_on_ray(target, hour, self.store.occupied()) {
+                let code = self.store.code(behind) as usize;
                 if others.contains(behind) && self.tables.range_hours[code].contains(hour.opposite()) {
                     exposing.insert(hour);
                 }
@@ -394,22 +397,22 @@ impl SanninPosition {
 
     /// Whether, after `m`, some piece of `mover` attacks `target` (another player's king).
     fn attacks_after(&self, m: Move, mover: Player, target: Cell) -> bool {
-        let own = self.by_player[mover];
+        let own = self.store.pieces_of(mover);
         match m {
             Move::Normal { from, to, promote } => {
-                let occupied = self.occupied.without(from).with(to);
-                let code = self.board[from.usize()] + promote as u8;
+                let occupied = self.store.occupied().without(from).with(to);
+                let code = self.store.code(from) + promote as u8;
                 self.piece_attacks(code as usize, to, target, occupied) || self.is_attacked(target, own.without(from), occupied)
             }
             Move::Drop { role, to } => {
                 let code = code_of(Piece { player: mover, role, promoted: false }) as usize;
-                let occupied = self.occupied.with(to);
+                let occupied = self.store.occupied().with(to);
                 self.piece_attacks(code, to, target, occupied) || self.is_attacked(target, own, occupied)
             }
             Move::Illuminate { from, rays } => {
-                self.is_attacked(target, own, self.occupied - self.illumination_targets(from, rays))
+                self.is_attacked(target, own, self.store.occupied() - self.illumination_targets(from, rays))
             }
-            Move::Pass => self.is_attacked(target, own, self.occupied),
+            Move::Pass => self.is_attacked(target, own, self.store.occupied()),
         }
     }
 
@@ -497,13 +500,13 @@ impl SanninPosition {
         }
         if let Some(ally) = self.ally_of(mover) {
             if let Some(ally_king) = next.kings[ally] {
-                if next.is_attacked(ally_king, next.by_player[mover], next.occupied) {
+                if next.is_attacked(ally_king, next.store.pieces_of(mover), next.store.occupied()) {
                     return false;
                 }
                 if self.rules.forbid_exposing_ally {
-                    let lone = next.by_player[ally.others3().into_iter().find(|&p| p != mover).unwrap()];
-                    let was = self.kings[ally].is_some_and(|k| self.is_attacked(k, lone, self.occupied));
-                    if !was && next.is_attacked(ally_king, lone, next.occupied) {
+                    let lone = next.store.pieces_of(ally.others3().into_iter().find(|&p| p != mover).unwrap());
+                    let was = self.kings[ally].is_some_and(|k| self.is_attacked(k, lone, self.store.occupied()));
+                    if !was && next.is_attacked(ally_king, lone, next.store.occupied()) {
                         return false;
                     }
                 }

@@ -7,29 +7,13 @@ use arrayvec::ArrayVec;
 use super::alliance::LastAction;
 use super::position::SanninPosition;
 use super::rules::{Compulsory, MateEvaluation, Stalemate, TurnAfterMate};
-use crate::mv::{Move, MoveList};
+use crate::mv::Move;
 use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
 use crate::piece::Role;
 use crate::player::{ByPlayer, Player, PlayerSet};
 use crate::rules::IllegalMove;
 
 impl SanninPosition {
-    /// Plays `m` if it is legal for the player to move; the position is unchanged otherwise.
-    pub fn play(&mut self, m: Move) -> Result<Events, IllegalMove> {
-        if self.outcome.is_some() {
-            return Err(IllegalMove::GameOver);
-        }
-        if self.proposal.is_some() {
-            return Err(IllegalMove::AllianceProposalPending);
-        }
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        if !moves.contains(&m) {
-            return Err(IllegalMove::NotLegal);
-        }
-        Ok(self.play_unchecked(m))
-    }
-
     /// Plays a move known to be legal (one from `legal_moves`).
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         let mover = self.to_move;
@@ -186,7 +170,11 @@ impl SanninPosition {
     /// The first player (in turn order after the victim) whose piece attacks his king.
     fn checking_player(&self, victim: Player) -> Player {
         let king = self.kings[victim].expect("a checked player has a king");
-        victim.others3().into_iter().find(|&p| self.is_attacked(king, self.by_player[p], self.occupied)).unwrap_or(victim.next3())
+        victim
+            .others3()
+            .into_iter()
+            .find(|&p| self.is_attacked(king, self.store.pieces_of(p), self.store.occupied()))
+            .unwrap_or(victim.next3())
     }
 
     /// Takes a mated or stalemated player out of the game, with the alliance consequences of

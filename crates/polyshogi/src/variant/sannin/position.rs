@@ -6,14 +6,15 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use super::alliance::LastAction;
-use super::key::{hand_key, piece_key, whole_hand_key};
+use super::key::SanninKeys;
 use super::rules::{PreGameAlliance, SanninRules};
-use super::tables::{can_ever_promote, code_of, piece_of, Code, SanninTables};
+use super::tables::{can_ever_promote, SanninTables};
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::Move;
 use crate::outcome::{AllianceFormation, Outcome};
 use crate::piece::{Hand, Piece, Role};
+use crate::piece_store::PieceStore;
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Everything a Sannin position holds, unchecked: what parsers and tests build.
@@ -127,11 +128,9 @@ impl std::error::Error for PositionError {}
 pub struct SanninPosition {
     pub(super) tables: &'static SanninTables,
     pub(super) rules: SanninRules,
-    pub(super) board: [Code; 128],
-    pub(super) by_player: ByPlayer<CellSet>,
-    pub(super) occupied: CellSet,
+    /// Board and hands, with their Zobrist hash.
+    pub(super) store: PieceStore<SanninKeys>,
     pub(super) kings: ByPlayer<Option<Cell>>,
-    pub(super) hands: ByPlayer<Hand>,
     pub(super) to_move: Player,
     pub(super) active: PlayerSet,
     pub(super) allies: PlayerSet,
@@ -140,8 +139,6 @@ pub struct SanninPosition {
     pub(super) illumination_ready: ByPlayer<bool>,
     pub(super) plies: u32,
     pub(super) outcome: Option<Outcome>,
-    /// Zobrist hash of board and hands, kept up to date by every change to them.
-    pub(super) material_key: u64,
     /// What the alliance detector needs to know about the previous action.
     pub(super) last_action: Option<LastAction>,
     /// Under `compulsory=confirm`: a detected alliance awaiting its answer.
@@ -168,11 +165,8 @@ impl SanninPosition {
         let mut pos = SanninPosition {
             tables,
             rules,
-            board: [0; 128],
-            by_player: ByPlayer::default(),
-            occupied: CellSet::EMPTY,
+            store: PieceStore::new(),
             kings: ByPlayer::default(),
-            hands: ByPlayer::default(),
             to_move: setup.to_move,
             active: PlayerSet::of(&Player::ALL),
             allies: setup.allies,
@@ -181,13 +175,12 @@ impl SanninPosition {
             illumination_ready: setup.illumination_ready,
             plies: setup.plies,
             outcome: None,
-            material_key: 0,
             last_action: None,
             proposal: None,
             eliminations: ArrayVec::new(),
         };
         for p in Player::ALL {
-            pos.set_hand(p, setup.hands[p]);
+            pos.store.set_hand(p, setup.hands[p]);
         }
         for p in setup.eliminated.iter() {
             pos.active.remove(p);
@@ -202,7 +195,7 @@ impl SanninPosition {
         let mut king_counts = ByPlayer([0usize; 3]);
         let mut role_counts = [0u32; 8];
         for &(cell, piece) in &setup.pieces {
-            if cell.usize() >= tables.grid.len() || pos.occupied.contains(cell) {
+            if cell.usize() >= tables.grid.len() || pos.store.occupied().contains(cell) {
                 return Err(PositionError::TwoPiecesOnOneCell(cell));
             }
             if piece.promoted && !can_ever_promote(piece.role) {
@@ -223,21 +216,21 @@ impl SanninPosition {
                 pos.kings[piece.player] = Some(cell);
             }
             role_counts[piece.role.index()] += 1;
-            pos.put(cell, piece);
+            pos.store.put(cell, piece);
         }
         for p in Player::ALL {
             let expected = usize::from(pos.active.contains(p));
             if king_counts[p] != expected {
                 return Err(PositionError::KingCount { player: p, kings: king_counts[p] });
             }
-            if pos.hands[p].count(Role::King) > 0 {
+            if pos.store.hand(p).count(Role::King) > 0 {
                 return Err(PositionError::KingInHand(p));
             }
-            if !pos.active.contains(p) && !pos.hands[p].is_empty() {
+            if !pos.active.contains(p) && !pos.store.hand(p).is_empty() {
                 return Err(PositionError::EliminatedPlayerHasPieces(p));
             }
             for role in Role::ALL {
-                role_counts[role.index()] += pos.hands[p].count(role) as u32;
+                role_counts[role.index()] += pos.store.hand(p).count(role) as u32;
             }
         }
         let per_army: [u32; 8] = [1, 1, 1, 2, 2, 1, 2, 8];
@@ -273,8 +266,8 @@ impl SanninPosition {
     /// The position as an unchecked setup (the inverse of `from_setup`).
     pub fn to_setup(&self) -> SanninSetup {
         SanninSetup {
-            pieces: self.occupied.map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
-            hands: self.hands,
+            pieces: self.store.occupied().map(|c| (c, self.piece_at(c).expect("occupied"))).collect(),
+            hands: self.store.hands(),
             to_move: self.to_move,
             eliminated: self.eliminated(),
             allies: self.allies,
@@ -322,7 +315,7 @@ impl SanninPosition {
     }
 
     pub fn hand(&self, player: Player) -> &Hand {
-        &self.hands[player]
+        &self.store.hand(player)
     }
 
     pub fn may_castle(&self, player: Player) -> bool {
@@ -352,16 +345,16 @@ impl SanninPosition {
     }
 
     pub fn occupied(&self) -> CellSet {
-        self.occupied
+        self.store.occupied()
     }
 
     pub fn pieces_of(&self, player: Player) -> CellSet {
-        self.by_player[player]
+        self.store.pieces_of(player)
     }
 
     #[inline]
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        piece_of(self.board[cell.usize()])
+        self.store.piece_at(cell)
     }
 
     /// The ally of `player`, while an alliance stands.
@@ -376,7 +369,7 @@ impl SanninPosition {
     /// The pieces of every active player other than `player`.
     #[inline]
     pub(super) fn others_pieces(&self, player: Player) -> CellSet {
-        self.occupied - self.by_player[player]
+        self.store.occupied() - self.store.pieces_of(player)
     }
 
     /// True when some piece standing on a cell of `attackers` attacks `target`, with the board
@@ -405,7 +398,7 @@ impl SanninPosition {
         if !attackers.contains(blocker) {
             return None;
         }
-        let code = self.board[blocker.usize()] as usize;
+        let code = self.store.code(blocker) as usize;
         let adjacent = grid.step(target, hour) == Some(blocker);
         let hours = if adjacent { self.tables.near_hours[code] } else { self.tables.range_hours[code] };
         hours.contains(hour.opposite()).then_some(blocker)
@@ -414,7 +407,7 @@ impl SanninPosition {
     /// True when `player`'s king is attacked by any other player's piece (allies included).
     pub fn in_check(&self, player: Player) -> bool {
         match self.kings[player] {
-            Some(king) => self.is_attacked(king, self.others_pieces(player), self.occupied),
+            Some(king) => self.is_attacked(king, self.others_pieces(player), self.store.occupied()),
             None => false,
         }
     }
@@ -436,58 +429,18 @@ impl SanninPosition {
         !self.former_allies.contains(player) || self.rules.garden_returns_after_dissolution
     }
 
-    #[inline]
-    fn put(&mut self, cell: Cell, piece: Piece) {
-        let code = code_of(piece);
-        self.board[cell.usize()] = code;
-        self.by_player[piece.player].insert(cell);
-        self.occupied.insert(cell);
-        self.material_key ^= piece_key(code, cell.usize());
-    }
-
-    #[inline]
-    fn clear(&mut self, cell: Cell) -> Option<Piece> {
-        let code = self.board[cell.usize()];
-        let piece = piece_of(code)?;
-        self.board[cell.usize()] = 0;
-        self.by_player[piece.player].remove(cell);
-        self.occupied.remove(cell);
-        self.material_key ^= piece_key(code, cell.usize());
-        Some(piece)
-    }
-
-    #[inline]
-    fn add_to_hand(&mut self, player: Player, role: Role) {
-        let count = self.hands[player].count(role);
-        self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count + 1);
-        self.hands[player].add(role);
-    }
-
-    #[inline]
-    fn take_from_hand(&mut self, player: Player, role: Role) {
-        let count = self.hands[player].count(role);
-        if self.hands[player].take(role) {
-            self.material_key ^= hand_key(player, role, count) ^ hand_key(player, role, count - 1);
-        }
-    }
-
-    fn set_hand(&mut self, player: Player, hand: Hand) {
-        self.material_key ^= whole_hand_key(player, &self.hands[player]) ^ whole_hand_key(player, &hand);
-        self.hands[player] = hand;
-    }
-
     /// The cells an illumination from `from` along `rays` removes: the first piece on each ray.
     pub fn illumination_targets(&self, from: Cell, rays: crate::mv::HourSet) -> CellSet {
-        rays.iter().filter_map(|h| self.tables.grid.first_on_ray(from, h, self.occupied)).collect()
+        rays.iter().filter_map(|h| self.tables.grid.first_on_ray(from, h, self.store.occupied())).collect()
     }
 
     /// Makes the move's changes to the board and hands only: no legality check, no turn logic.
     pub(super) fn apply_pieces(&mut self, m: Move, mover: Player) {
         match m {
             Move::Normal { from, to, promote } => {
-                let mut piece = self.clear(from).expect("a move starts from a piece");
-                if let Some(captured) = self.clear(to) {
-                    self.add_to_hand(mover, captured.role);
+                let mut piece = self.store.clear(from).expect("a move starts from a piece");
+                if let Some(captured) = self.store.clear(to) {
+                    self.store.add_to_hand(mover, captured.role);
                 }
                 if piece.role == Role::King {
                     self.kings[mover] = Some(to);
@@ -497,16 +450,16 @@ impl SanninPosition {
                     }
                 }
                 piece.promoted |= promote;
-                self.put(to, piece);
+                self.store.put(to, piece);
             }
             Move::Drop { role, to } => {
-                self.take_from_hand(mover, role);
-                self.put(to, Piece { player: mover, role, promoted: false });
+                self.store.take_from_hand(mover, role);
+                self.store.put(to, Piece { player: mover, role, promoted: false });
             }
             Move::Illuminate { from, rays } => {
                 for target in self.illumination_targets(from, rays) {
-                    if let Some(captured) = self.clear(target) {
-                        self.add_to_hand(mover, captured.role);
+                    if let Some(captured) = self.store.clear(target) {
+                        self.store.add_to_hand(mover, captured.role);
                     }
                 }
             }
@@ -517,17 +470,17 @@ impl SanninPosition {
     /// Turns the piece on `cell` over to its promoted side, where it has one.
     pub(super) fn promote_in_place(&mut self, cell: Cell) {
         if let Some(piece) = self.piece_at(cell).filter(|p| !p.promoted && can_ever_promote(p.role)) {
-            self.clear(cell);
-            self.put(cell, Piece { promoted: true, ..piece });
+            self.store.clear(cell);
+            self.store.put(cell, Piece { promoted: true, ..piece });
         }
     }
 
     /// Removes a player from the game: his pieces leave the board and his hand is discarded.
     pub(super) fn eliminate(&mut self, player: Player) {
-        for cell in self.by_player[player] {
-            self.clear(cell);
+        for cell in self.store.pieces_of(player) {
+            self.store.clear(cell);
         }
-        self.set_hand(player, Hand::EMPTY);
+        self.store.set_hand(player, Hand::EMPTY);
         self.kings[player] = None;
         self.active.remove(player);
         self.allies.remove(player);
@@ -548,8 +501,7 @@ impl SanninPosition {
 impl PartialEq for SanninPosition {
     fn eq(&self, other: &Self) -> bool {
         self.rules == other.rules
-            && self.board == other.board
-            && self.hands == other.hands
+            && self.store == other.store
             && self.to_move == other.to_move
             && self.active == other.active
             && self.allies == other.allies
@@ -570,8 +522,8 @@ impl fmt::Debug for SanninPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SanninPosition")
             .field("to_move", &self.to_move)
-            .field("pieces", &self.occupied.map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
-            .field("hands", &self.hands)
+            .field("pieces", &self.store.occupied().map(|c| (c.index(), self.piece_at(c).unwrap())).collect::<Vec<_>>())
+            .field("hands", &self.store.hands())
             .field("active", &self.active)
             .field("allies", &self.allies)
             .field("may_castle", &self.may_castle)

@@ -7,27 +7,11 @@ use crate::cellset::CellSet;
 use crate::geometry::{Cell, HexGrid, HexNaming, Hour, HEX127};
 use crate::mv::HourSet;
 use crate::piece::{Piece, Role};
+use crate::piece_store::CODES;
 use crate::player::{ByPlayer, Player};
 
 /// The screen hour each player calls 12 o'clock: First faces 8, Middle 12, Last 4 (§1.2).
 pub const FORWARD: ByPlayer<u8> = ByPlayer([8, 0, 4]);
-
-/// A square's content in one byte: 0 for empty, else `1 + player * 16 + kind`.
-pub type Code = u8;
-
-pub const fn code_of(piece: Piece) -> Code {
-    1 + piece.player as u8 * 16 + piece.kind() as u8
-}
-
-pub fn piece_of(code: Code) -> Option<Piece> {
-    if code == 0 {
-        return None;
-    }
-    let v = (code - 1) as usize;
-    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
-}
-
-pub const CODES: usize = 1 + 3 * 16;
 
 /// How a kind of piece moves, in its owner's hours: single steps and unlimited ranges.
 #[derive(Clone, Copy, Default)]
@@ -237,14 +221,5 @@ mod tests {
             let outside = t.dead_cells[player] - t.promotion_zone[player];
             assert_eq!(names(outside), [cell]);
         }
-    }
-
-    #[test]
-    fn codes_round_trip_every_piece() {
-        for code in 1..CODES as u8 {
-            let piece = piece_of(code).unwrap();
-            assert_eq!(code_of(piece), code);
-        }
-        assert_eq!(piece_of(0), None);
     }
 }

@@ -1,0 +1,222 @@
+//! The pieces of the shogi games with drops (Sannin, Hex Shogi 91 and its three-player form):
+//! a piece code per cell, each player's cells, the occupied cells, the hands, and the running
+//! Zobrist hash of all of them. Every change goes through `put`, `clear` and the hand methods,
+//! so the cell sets and the hash always agree with the board.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::cellset::CellSet;
+use crate::geometry::Cell;
+use crate::piece::{Hand, Piece, Role};
+use crate::player::{ByPlayer, Player};
+use crate::zobrist::{self, HandKeys};
+
+/// A piece as one byte: 0 for an empty cell, else `1 + player × 16 + kind`.
+pub type Code = u8;
+
+/// The number of codes, the empty cell's included.
+pub const CODES: usize = 1 + 3 * 16;
+
+#[inline]
+pub const fn code_of(piece: Piece) -> Code {
+    1 + piece.player as u8 * 16 + piece.kind() as u8
+}
+
+#[inline]
+pub fn piece_of(code: Code) -> Option<Piece> {
+    if code == 0 {
+        return None;
+    }
+    let v = (code - 1) as usize;
+    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
+}
+
+/// The Zobrist keys of pieces on cells and of counts in hand, for one game.
+pub(crate) struct MaterialKeys {
+    pieces: [[u64; 128]; CODES],
+    hands: HandKeys,
+}
+
+impl MaterialKeys {
+    /// Keys numbered from the game's own feature `base` (see `zobrist`).
+    pub(crate) const fn new(base: u64) -> MaterialKeys {
+        MaterialKeys { pieces: zobrist::piece_keys(base), hands: zobrist::hand_keys(base) }
+    }
+
+    #[inline]
+    fn piece(&self, code: Code, cell: Cell) -> u64 {
+        self.pieces[code as usize][cell.usize()]
+    }
+
+    #[inline]
+    fn hand_count(&self, player: Player, role: Role, count: u8) -> u64 {
+        zobrist::hand_key(&self.hands, player, role, count)
+    }
+
+    fn hand(&self, player: Player, hand: &Hand) -> u64 {
+        zobrist::whole_hand_key(&self.hands, player, hand)
+    }
+}
+
+/// Which game's keys a store hashes with. A type rather than a field, so that the keys are a
+/// static address in the hot path and not a pointer to follow.
+pub(crate) trait GameKeys {
+    fn keys() -> &'static MaterialKeys;
+}
+
+/// Board and hands, with the derived cell sets and hash kept in step.
+pub struct PieceStore<K> {
+    board: [Code; 128],
+    by_player: ByPlayer<CellSet>,
+    occupied: CellSet,
+    hands: ByPlayer<Hand>,
+    material_key: u64,
+    keys: PhantomData<K>,
+}
+
+impl<K: GameKeys> PieceStore<K> {
+    /// An empty board and empty hands.
+    pub(crate) fn new() -> PieceStore<K> {
+        PieceStore {
+            board: [0; 128],
+            by_player: ByPlayer::default(),
+            occupied: CellSet::EMPTY,
+            hands: ByPlayer::default(),
+            material_key: 0,
+            keys: PhantomData,
+        }
+    }
+
+    /// The code of the piece on `cell` (0 when empty).
+    #[inline]
+    pub fn code(&self, cell: Cell) -> Code {
+        self.board[cell.usize()]
+    }
+
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        piece_of(self.code(cell))
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> CellSet {
+        self.occupied
+    }
+
+    #[inline]
+    pub fn pieces_of(&self, player: Player) -> CellSet {
+        self.by_player[player]
+    }
+
+    #[inline]
+    pub fn hand(&self, player: Player) -> &Hand {
+        &self.hands[player]
+    }
+
+    pub fn hands(&self) -> ByPlayer<Hand> {
+        self.hands
+    }
+
+    /// The Zobrist hash of board and hands, kept up to date by every change.
+    #[inline]
+    pub fn material_key(&self) -> u64 {
+        self.material_key
+    }
+
+    /// The hash of board and hands computed from scratch, to check the running one.
+    pub fn recomputed_material_key(&self) -> u64 {
+        let keys = K::keys();
+        let board = self.occupied.into_iter().fold(0, |key, cell| key ^ keys.piece(self.code(cell), cell));
+        Player::ALL.into_iter().fold(board, |key, player| key ^ keys.hand(player, &self.hands[player]))
+    }
+
+    /// Puts `piece` on the empty `cell`.
+    #[inline]
+    pub(crate) fn put(&mut self, cell: Cell, piece: Piece) {
+        let code = code_of(piece);
+        self.board[cell.usize()] = code;
+        self.by_player[piece.player].insert(cell);
+        self.occupied.insert(cell);
+        self.material_key ^= K::keys().piece(code, cell);
+    }
+
+    /// Empties `cell`, returning what stood there.
+    #[inline]
+    pub(crate) fn clear(&mut self, cell: Cell) -> Option<Piece> {
+        let code = self.board[cell.usize()];
+        let piece = piece_of(code)?;
+        self.board[cell.usize()] = 0;
+        self.by_player[piece.player].remove(cell);
+        self.occupied.remove(cell);
+        self.material_key ^= K::keys().piece(code, cell);
+        Some(piece)
+    }
+
+    #[inline]
+    pub(crate) fn add_to_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        let keys = K::keys();
+        self.material_key ^= keys.hand_count(player, role, count) ^ keys.hand_count(player, role, count + 1);
+        self.hands[player].add(role);
+    }
+
+    #[inline]
+    pub(crate) fn take_from_hand(&mut self, player: Player, role: Role) {
+        let count = self.hands[player].count(role);
+        if self.hands[player].take(role) {
+            let keys = K::keys();
+            self.material_key ^= keys.hand_count(player, role, count) ^ keys.hand_count(player, role, count - 1);
+        }
+    }
+
+    pub(crate) fn set_hand(&mut self, player: Player, hand: Hand) {
+        let keys = K::keys();
+        self.material_key ^= keys.hand(player, &self.hands[player]) ^ keys.hand(player, &hand);
+        self.hands[player] = hand;
+    }
+}
+
+// By hand rather than derived: a derive would ask the same of the key marker `K`.
+impl<K> Clone for PieceStore<K> {
+    fn clone(&self) -> Self {
+        PieceStore {
+            board: self.board,
+            by_player: self.by_player,
+            occupied: self.occupied,
+            hands: self.hands,
+            material_key: self.material_key,
+            keys: PhantomData,
+        }
+    }
+}
+
+/// Two stores are equal when their boards and hands are: everything else follows from those.
+impl<K> PartialEq for PieceStore<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board && self.hands == other.hands
+    }
+}
+
+impl<K> Eq for PieceStore<K> {}
+
+impl<K> fmt::Debug for PieceStore<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pieces: Vec<_> = self.occupied.map(|c| (c.index(), piece_of(self.board[c.usize()]))).collect();
+        f.debug_struct("PieceStore").field("pieces", &pieces).field("hands", &self.hands).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_every_piece() {
+        for code in 1..CODES as u8 {
+            let piece = piece_of(code).expect("every code below CODES is a piece");
+            assert_eq!(code_of(piece), code);
+        }
+        assert_eq!(piece_of(0), None);
+    }
+}
