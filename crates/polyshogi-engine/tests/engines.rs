@@ -16,7 +16,7 @@ use polyshogi::player::{ByPlayer, Player};
 use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexShogiSetup};
 use polyshogi::variant::sankaku::{SankakuPiece, SankakuPosition, SankakuRole, SankakuRules, SankakuSetup};
 use polyshogi::variant::sannin::{SanninPosition, SanninRules};
-use polyshogi::{Game, Rules};
+use polyshogi::{Game, PlayerSet, Rules};
 use polyshogi_engine::eval::WIN_BOUND;
 use polyshogi_engine::{Clock, Engine, EngineKind, Evaluate, Limits, Weights};
 
@@ -77,7 +77,7 @@ fn hex(tokens: &str, black_hand: &[Role], rules: HexShogiRules) -> HexShogiPosit
     for &role in black_hand {
         hands[Player::First].add(role);
     }
-    let setup = HexShogiSetup { pieces, hands, to_move: Player::First, plies: 0, plies_without_capture: 0, passes_in_a_row: 0 };
+    let setup = HexShogiSetup { pieces, hands, to_move: Player::First, plies: 0, plies_without_capture: 0, passes_in_a_row: 0, timed_out: PlayerSet::EMPTY };
     HexShogiPosition::from_setup(setup, rules).expect("a valid test position")
 }
 

@@ -234,7 +234,7 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
     // A move instead of the answer, and an answer with nothing to answer: the refused game stays.
     lines(&["info string error: move 4: `S1b-2a` is not legal: an alliance was proposed: `accept` or `refuse` must come first"]);
     lines(&random_reply("FML", "K1d-1c").each_ref().map(String::as_str));
-    lines(&["info string error: move 2: `accept` is not legal: there is no alliance proposal to answer"]);
+    lines(&["info string error: move 2: `accept` is not legal: there is no proposed alliance to answer"]);
     lines(&random_reply("FML", "K1d-1c").each_ref().map(String::as_str));
     // The pending position as a string, answered in `moves`.
     lines(&random_reply("FML", "P3d-4e").each_ref().map(String::as_str));

@@ -450,11 +450,18 @@ impl Room {
         }
     }
 
-    /// What the server does by itself after a change: bots accept proposed alliances, and a
-    /// bot to move starts thinking.
+    /// What the server does by itself after a change: a seat out of the game passes, bots
+    /// accept proposed alliances, and a bot to move starts thinking.
     async fn after_change(&mut self) {
         if self.retry_at.is_some() {
             return;
+        }
+        while let Some(seat) = self.table.forced_pass() {
+            if let Err(e) = self.perform(seat, Action::Move("pass".into())).await {
+                warn!(game = %self.setup.id, "a forced pass could not be played: {}", e.message());
+                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                return;
+            }
         }
         for seat in self.table.pending_answers().iter().collect::<Vec<_>>() {
             if matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Bot { .. })) {

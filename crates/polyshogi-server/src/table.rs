@@ -79,11 +79,7 @@ pub struct Applied {
 #[derive(Clone, Debug)]
 pub struct Table {
     game: AnyGame,
-    /// Seats that have left the game (resigned, flagged, mated, stalemated).
-    out: PlayerSet,
     draw_offers: PlayerSet,
-    /// Allies who accepted the pending alliance proposal so far.
-    accepted: PlayerSet,
     placings: Option<ByPlayer<u8>>,
     /// The cells of the board, in layout order.
     cells: Arc<Vec<Cell>>,
@@ -95,9 +91,7 @@ impl Table {
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
         Ok(Table {
             game,
-            out: PlayerSet::EMPTY,
             draw_offers: PlayerSet::EMPTY,
-            accepted: PlayerSet::EMPTY,
             placings: None,
             cells,
         })
@@ -123,8 +117,9 @@ impl Table {
         self.game.position().outcome().is_some()
     }
 
+    /// Whether `seat` still plays: the game goes on and the rules count him in.
     pub fn is_in(&self, seat: Player) -> bool {
-        !self.out.contains(seat) && !self.is_over()
+        self.active(seat) && !self.is_over()
     }
 
     /// The seat to move, unless the game is over.
@@ -139,13 +134,19 @@ impl Table {
         position.outcome().is_none() && position.decision_pending()
     }
 
-    /// The seats whose clock runs: the seat to move, unless the game waits for a decision.
+    /// The seat whose clock runs: the seat to move, unless the game waits for a decision or
+    /// the seat to move is out of the game (the server passes for him at once).
     pub fn clock_runner(&self) -> Option<Player> {
         if self.decision_pending() {
-            None
-        } else {
-            self.to_move()
+            return None;
         }
+        self.to_move().filter(|&seat| self.active(seat))
+    }
+
+    /// The seat to move when he is out of the game and his only action is a pass (Three
+    /// Player Hex Shogi 91: without pieces, or out of time), which the server plays for him.
+    pub fn forced_pass(&self) -> Option<Player> {
+        self.to_move().filter(|&seat| !self.active(seat) && !self.decision_pending())
     }
 
     /// The allies of a proposed alliance who have not accepted it yet.
@@ -153,16 +154,7 @@ impl Table {
         if !self.decision_pending() {
             return PlayerSet::EMPTY;
         }
-        let mut waiting = self.proposal_allies();
-        for seat in self.accepted.iter() {
-            waiting.remove(seat);
-        }
-        waiting
-    }
-
-    /// Who must answer the pending proposal: its allies.
-    fn proposal_allies(&self) -> PlayerSet {
-        self.game.position().pending_alliance().map_or(PlayerSet::EMPTY, |alliance| alliance.allies)
+        self.game.position().awaiting_answer()
     }
 
     pub fn draw_offers(&self) -> PlayerSet {
@@ -183,7 +175,8 @@ impl Table {
         if self.is_over() {
             return refuse("the game is over");
         }
-        if self.out.contains(seat) {
+        // A seat out of the game still makes its forced passes, and nothing else.
+        if !self.active(seat) && !matches!(action, Action::Move(_)) {
             return refuse(format!("{} is no longer in the game", self.seat_name(seat)));
         }
         let applied = match action {
@@ -220,25 +213,10 @@ impl Table {
     }
 
     fn answer(&mut self, seat: Player, accept: bool) -> Result<Applied, Refusal> {
-        if !self.decision_pending() {
-            return refuse("there is no proposed alliance to answer");
-        }
-        if !self.proposal_allies().contains(seat) {
-            return refuse("the proposed alliance is not yours to answer");
-        }
-        if self.accepted.contains(seat) {
-            return refuse("you have already accepted the proposed alliance");
-        }
         let detail = if accept { "accept" } else { "refuse" }.to_string();
-        if accept {
-            self.accepted.insert(seat);
-            if !self.pending_answers().is_empty() {
-                return Ok(Applied { detail, entries: Vec::new() });
-            }
-        }
-        let events = self.game.answer_pending(accept).map_err(|e| Refusal(e.to_string()))?;
+        let settled = self.game.answer_as(seat, accept).map_err(|e| Refusal(e.to_string()))?;
+        let Some(events) = settled else { return Ok(Applied { detail, entries: Vec::new() }) };
         let events = describe(self.game.position(), &events);
-        self.accepted = PlayerSet::EMPTY;
         let events = self.absorb(events);
         Ok(Applied { detail, entries: vec![LogEntry { seat, kind: EntryKind::Decision { accept }, events }] })
     }
@@ -246,12 +224,7 @@ impl Table {
     fn leave(&mut self, seat: Player, flag: bool) -> Result<Applied, Refusal> {
         let departure = if flag { Departure::TimeOut(seat) } else { Departure::Resigned(seat) };
         let events = self.game.depart(departure).map_err(|e| Refusal(format!("you cannot resign now: {e}")))?;
-        let mut events = describe(self.game.position(), &events);
-        if flag {
-            events.insert(0, (format!("{}'s time ran out", self.seat_name(seat)), None));
-        }
-        self.draw_offers.remove(seat);
-        self.accepted = PlayerSet::EMPTY;
+        let events = describe(self.game.position(), &events);
         let events = self.absorb(events);
         let kind = if flag { EntryKind::Flag } else { EntryKind::Resign };
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind, events }] })
@@ -266,7 +239,7 @@ impl Table {
             return refuse("you have already offered a draw");
         }
         self.draw_offers.insert(seat);
-        let everyone = self.seats().into_iter().filter(|&s| !self.out.contains(s)).all(|s| self.draw_offers.contains(s));
+        let everyone = self.seats().into_iter().filter(|&s| self.active(s)).all(|s| self.draw_offers.contains(s));
         if !everyone {
             return Ok(Applied { detail: String::new(), entries: Vec::new() });
         }
@@ -277,19 +250,19 @@ impl Table {
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::Draw, events }] })
     }
 
-    /// Notes who left and how the game ended; returns the events in words.
+    /// Drops the draw offers of players who left, notes how the game ended, and returns the
+    /// events in words.
     fn absorb(&mut self, events: Vec<(String, Option<Event>)>) -> Vec<String> {
+        let players_in = self.game.position().players_in();
+        for seat in self.draw_offers.iter() {
+            if !players_in.contains(seat) {
+                self.draw_offers.remove(seat);
+            }
+        }
         for (_, event) in &events {
-            match event {
-                Some(Event::Checkmated { player, .. } | Event::Stalemated { player } | Event::Resigned { player }) => {
-                    self.out.insert(*player);
-                    self.draw_offers.remove(*player);
-                }
-                Some(Event::GameOver { placings, .. }) => {
-                    self.placings = Some(*placings);
-                    self.draw_offers = PlayerSet::EMPTY;
-                }
-                _ => {}
+            if let Some(Event::GameOver { placings, .. }) = event {
+                self.placings = Some(*placings);
+                self.draw_offers = PlayerSet::EMPTY;
             }
         }
         events.into_iter().map(|(text, _)| text).collect()
@@ -336,9 +309,9 @@ impl Table {
         self.placings.map(|placings| self.seats().into_iter().map(|s| placings[s]).collect())
     }
 
-    /// Each seat still in the game.
+    /// Whether the rules count `seat` in the game (it may be over).
     pub fn active(&self, seat: Player) -> bool {
-        !self.out.contains(seat)
+        self.game.position().players_in().contains(seat)
     }
 }
 
@@ -414,6 +387,7 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use polyshogi::outcome::{Outcome, WinReason};
     use polyshogi::splitmix::SplitMix;
     use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant};
 
@@ -480,5 +454,27 @@ mod tests {
         assert!(applied.entries[0].events.iter().any(|e| e.starts_with("alliance")), "{:?}", applied.entries);
         assert!(!table.decision_pending());
         assert_eq!(table.view()["alliance"]["against"], table.seat_name(lone));
+    }
+
+    #[test]
+    fn a_tphs91_time_out_with_three_in_leaves_the_seat_passing_and_the_game_going_on() {
+        let mut table = Table::new(Variant::Tphs91, &[]).unwrap();
+        let [black, white, _] = [Player::First, Player::Second, Player::Third];
+        let applied = table.apply(black, &Action::Flag).unwrap();
+        assert_eq!(applied.entries[0].events, ["Black's time ran out"]);
+        assert!(!table.is_over());
+        assert!(!table.active(black) && table.active(white));
+        // Black is to move but out: no clock runs for him, the server passes for him, and
+        // he can do nothing else.
+        assert_eq!((table.clock_runner(), table.forced_pass()), (None, Some(black)));
+        let err = table.apply(black, &Action::Resign).unwrap_err();
+        assert!(err.0.contains("no longer in the game"), "{err}");
+        table.apply(black, &Action::Move("pass".into())).unwrap();
+        assert_eq!((table.clock_runner(), table.forced_pass()), (Some(white), None));
+        // With two left, the next time-out ends the game.
+        let applied = table.apply(white, &Action::Flag).unwrap();
+        assert_eq!(applied.entries[0].events[0], "White's time ran out");
+        let gray_wins = Outcome::Win { winner: Player::Third, reason: WinReason::LastStanding };
+        assert_eq!(table.game().position().outcome(), Some(gray_wins));
     }
 }

@@ -155,10 +155,21 @@ impl<P: Rules> Game<P> {
         Ok(events)
     }
 
+    /// `player`'s own answer to a pending decision that asks several players; the decision is
+    /// recorded once settled (see `Rules::answer_as`).
+    pub fn answer_as(&mut self, player: Player, accept: bool) -> Result<Option<Events>, IllegalMove> {
+        let settled = self.position.answer_as(player, accept)?;
+        if settled.is_some() {
+            self.decisions.push((self.moves.len(), accept));
+        }
+        Ok(settled)
+    }
+
     /// Ends play without a move: a resignation, a time-out or an agreed draw, as the rules allow.
     pub fn depart(&mut self, departure: Departure) -> Result<Events, IllegalMove> {
         let events = match departure {
-            Departure::Resigned(player) | Departure::TimeOut(player) => self.position.resign(player)?,
+            Departure::Resigned(player) => self.position.resign(player)?,
+            Departure::TimeOut(player) => self.position.time_out(player)?,
             Departure::AgreedDraw if !self.position.draw_by_agreement_allowed() => return Err(IllegalMove::NotLegal),
             Departure::AgreedDraw => self.position.agree_draw()?,
         };

@@ -131,8 +131,11 @@ pub enum Event {
     Checkmated { player: Player, by: Player },
     /// `player` had no legal action at his turn and leaves the game.
     Stalemated { player: Player },
-    /// `player` resigned (or lost on time) and leaves the game.
+    /// `player` resigned and leaves the game.
     Resigned { player: Player },
+    /// `player`'s clock ran out: he leaves the game (Three Player Hex Shogi 91 with three
+    /// still in: he has lost, passes from now on, and his pieces stay).
+    TimedOut { player: Player },
     /// A compulsory alliance formed.
     AllianceFormed(AllianceFormation),
     /// Under `compulsory=confirm`: the alliance waits for the players' answer.

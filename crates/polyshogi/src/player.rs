@@ -122,4 +122,9 @@ impl PlayerSet {
     pub const fn bits(self) -> u8 {
         self.0
     }
+
+    /// The players of `self` that are not in `other`.
+    pub const fn without(self, other: PlayerSet) -> PlayerSet {
+        PlayerSet(self.0 & !other.0)
+    }
 }

@@ -7,7 +7,7 @@ use crate::catalog::Variant;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, ParseCellError};
 use crate::mv::{HourSet, Move, MoveList};
-use crate::outcome::{Events, Outcome};
+use crate::outcome::{Event, Events, Outcome};
 use crate::piece::Role;
 use crate::player::{Player, PlayerSet};
 
@@ -48,6 +48,10 @@ pub enum IllegalMove {
     AllianceProposalPending,
     /// There is no alliance proposal to answer.
     NoAllianceProposal,
+    /// The player answering is not one of those the pending decision asks.
+    NotYourDecision,
+    /// The player has already accepted the pending decision.
+    AlreadyAccepted,
 }
 
 impl fmt::Display for IllegalMove {
@@ -58,7 +62,9 @@ impl fmt::Display for IllegalMove {
             IllegalMove::AllianceProposalPending => {
                 write!(f, "an alliance proposal must be accepted or refused first")
             }
-            IllegalMove::NoAllianceProposal => write!(f, "there is no alliance proposal to answer"),
+            IllegalMove::NoAllianceProposal => write!(f, "there is no proposed alliance to answer"),
+            IllegalMove::NotYourDecision => write!(f, "the proposed alliance is not yours to answer"),
+            IllegalMove::AlreadyAccepted => write!(f, "you have already accepted the proposed alliance"),
         }
     }
 }
@@ -146,14 +152,28 @@ pub trait Rules: Clone + fmt::Debug {
     fn in_check(&self, _player: Player) -> bool {
         false
     }
-    /// Answers the pending decision (perft and engines accept).
+    /// Answers the pending decision for everyone it asks (perft and engines accept).
     fn answer_pending(&mut self, _accept: bool) -> Result<Events, IllegalMove> {
         Err(IllegalMove::NoAllianceProposal)
     }
+    /// The seats the pending decision still waits for.
+    fn awaiting_answer(&self) -> PlayerSet {
+        PlayerSet::EMPTY
+    }
+    /// `player`'s own answer to the pending decision: what it set off once the decision is
+    /// settled (everyone asked accepted, or one refused), `None` while others must answer.
+    fn answer_as(&mut self, _player: Player, _accept: bool) -> Result<Option<Events>, IllegalMove> {
+        Err(IllegalMove::NoAllianceProposal)
+    }
 
-    /// `player` gives up (or lost on time): he leaves the game, which may end it.
+    /// `player` gives up: he leaves the game, which may end it.
     fn resign(&mut self, _player: Player) -> Result<Events, IllegalMove> {
         Err(IllegalMove::NotLegal)
+    }
+
+    /// `player`'s clock ran out. Unless a game rules otherwise, he leaves as if he resigned.
+    fn time_out(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        self.resign(player).map(|events| resignation_as_time_out(events, player))
     }
 
     /// Whether the rules allow a draw by agreement now.
@@ -195,6 +215,16 @@ pub trait Rules: Clone + fmt::Debug {
     }
 }
 
+/// The events of `player`'s resignation, told as his time running out.
+pub(crate) fn resignation_as_time_out(mut events: Events, player: Player) -> Events {
+    for event in &mut events {
+        if *event == (Event::Resigned { player }) {
+            *event = Event::TimedOut { player };
+        }
+    }
+    events
+}
+
 /// The questions any front end asks of a position whatever its game, as a trait object:
 /// `AnyGame::position` answers them without naming the game. Every `Rules` position is one.
 pub trait PositionView {
@@ -208,6 +238,7 @@ pub trait PositionView {
     fn players_in(&self) -> PlayerSet;
     fn alliance(&self) -> Option<Alliance>;
     fn pending_alliance(&self) -> Option<Alliance>;
+    fn awaiting_answer(&self) -> PlayerSet;
     fn in_check(&self, player: Player) -> bool;
     fn cell_name(&self, cell: Cell) -> String;
     fn piece_text(&self, cell: Cell) -> Option<PieceText>;
@@ -243,6 +274,9 @@ impl<P: Rules> PositionView for P {
     }
     fn pending_alliance(&self) -> Option<Alliance> {
         Rules::pending_alliance(self)
+    }
+    fn awaiting_answer(&self) -> PlayerSet {
+        Rules::awaiting_answer(self)
     }
     fn in_check(&self, player: Player) -> bool {
         Rules::in_check(self, player)

@@ -543,6 +543,36 @@ fn compulsory_confirm_accepted_forms_the_alliance_and_the_game_goes_on() {
 }
 
 #[test]
+fn compulsory_confirm_waits_for_both_allies_and_one_refusal_settles_it() {
+    let mut game = SanninGame::new(confirm_position());
+    let m = mv(game.position(), "P10i-10h");
+    game.play(m).unwrap();
+    let formation = discovered([M, F], L, "6i", ("12i", "+R"), m);
+    assert_eq!(Rules::awaiting_answer(game.position()), PlayerSet::of(&[F, M]));
+    assert_eq!(game.answer_as(L, true), Err(IllegalMove::NotYourDecision), "the lone player is not asked");
+    // One ally's acceptance settles nothing and is not yet a decision of the game.
+    assert_eq!(game.answer_as(M, true), Ok(None));
+    assert_eq!(game.answer_as(M, true), Err(IllegalMove::AlreadyAccepted));
+    assert_eq!(Rules::awaiting_answer(game.position()), PlayerSet::of(&[F]));
+    assert!(game.decisions().is_empty());
+    assert_eq!(game.position().allies(), PlayerSet::EMPTY);
+    // The other's acceptance forms the alliance and is recorded once.
+    let events = game.answer_as(F, true).unwrap().expect("both accepted");
+    assert_eq!(events.as_slice(), &[Event::AllianceFormed(formation)]);
+    assert_eq!(game.decisions(), [(1, true)]);
+    assert_eq!(Rules::awaiting_answer(game.position()), PlayerSet::EMPTY);
+
+    // A refusal after one acceptance settles it at once: no alliance.
+    let mut game = SanninGame::new(confirm_position());
+    game.play(m).unwrap();
+    game.answer_as(F, true).unwrap();
+    let events = game.answer_as(M, false).unwrap().expect("one refusal settles it");
+    assert_eq!(events.as_slice(), &[Event::AllianceRefused(formation)]);
+    assert_eq!(game.decisions(), [(1, false)]);
+    assert_eq!(game.position().allies(), PlayerSet::EMPTY);
+}
+
+#[test]
 fn compulsory_confirm_refused_leaves_no_alliance_and_castling_untouched() {
     let mut pos = confirm_position();
     let m = mv(&pos, "P10i-10h");

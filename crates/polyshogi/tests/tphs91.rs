@@ -13,7 +13,8 @@ use polyshogi::geometry::{Cell, HexNaming, HEX91};
 use polyshogi::notation::move_text;
 use polyshogi::outcome::{DrawReason, Event, Outcome, WinReason};
 use polyshogi::perft::perft;
-use polyshogi::rules::{RepetitionRule, Rules};
+use polyshogi::game::Departure;
+use polyshogi::rules::{IllegalMove, RepetitionRule, Rules};
 use polyshogi::variant::hexshogi::{
     HexShogiGame, HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant, PositionError, TPHS91_SETUP_NOTE,
 };
@@ -64,6 +65,7 @@ fn setup(to_move: Player, armies: [&str; 3], hands: [&str; 3]) -> HexShogiSetup 
         plies: 0,
         plies_without_capture: 0,
         passes_in_a_row: 0,
+        timed_out: PlayerSet::EMPTY,
     }
 }
 
@@ -479,6 +481,50 @@ fn resignation_only_once_someone_lost_everything_and_agreement_shared_by_those_w
 }
 
 #[test]
+fn a_time_out_with_three_in_loses_but_the_pieces_stay_and_the_player_only_passes() {
+    let mut game = game_after("", "");
+    let events = game.depart(Departure::TimeOut(BLACK)).unwrap();
+    assert_eq!(events.as_slice(), [Event::TimedOut { player: BLACK }]);
+    let pos = game.position();
+    assert_eq!(pos.outcome(), None);
+    assert_eq!((pos.players_in(), pos.lost_players()), (PlayerSet::of(&[WHITE, GRAY]), PlayerSet::of(&[BLACK])));
+    // His army stays on the board, and Black, to move, may only pass.
+    assert_eq!(pos.pieces_of(BLACK), HexShogiPosition::start(HexShogiRules::tphs91()).pieces_of(BLACK));
+    assert_eq!(texts(pos), ["pass"]);
+    // The position string keeps the time-out, and reads back equal.
+    let text = pos.to_text();
+    assert!(text.ends_with("ply=0;nocapture=0;passes=0;timedout=B"), "{text}");
+    assert_eq!(&HexShogiPosition::from_text(&text, HexShogiRules::tphs91()).unwrap(), pos);
+    // His passes neither count toward "everyone passed" nor break the run; he resigns no more.
+    game.play(Move::Pass).unwrap();
+    assert_eq!(game.position().passes_in_a_row(), 0);
+    assert_eq!(game.depart(Departure::Resigned(BLACK)), Err(IllegalMove::NotLegal));
+    // Another time-out leaves one player in: it loses at once, as a resignation would, and
+    // Black, who lost first, comes last.
+    let events = game.depart(Departure::TimeOut(WHITE)).unwrap();
+    let outcome = Outcome::Win { winner: GRAY, reason: WinReason::LastStanding };
+    assert_eq!(events.as_slice(), [Event::TimedOut { player: WHITE }, Event::GameOver { outcome, placings: ByPlayer([3, 2, 1]) }]);
+}
+
+#[test]
+fn a_draw_after_a_time_out_is_shared_by_the_two_still_in() {
+    let mut pos = HexShogiPosition::start(HexShogiRules::tphs91());
+    pos.time_out(GRAY).unwrap();
+    let events = pos.agree_draw().unwrap();
+    let outcome = Outcome::Draw { players: PlayerSet::of(&[BLACK, WHITE]), reason: DrawReason::Agreement };
+    assert_eq!(events.as_slice(), [Event::GameOver { outcome, placings: ByPlayer([1, 1, 3]) }]);
+}
+
+#[test]
+fn the_last_player_in_wins_when_the_other_two_have_lost() {
+    // White ran out of time holding Gray's king; Gray has nothing left. Black cannot collect
+    // the third king, which White will never drop, yet he is the only one still in.
+    let s = HexShogiSetup { timed_out: PlayerSet::of(&[WHITE]), ..setup(GRAY, ["K6f", "K6a", ""], ["", "K", ""]) };
+    let pos = position_with(HexShogiRules::tphs91(), s);
+    assert_eq!(pos.outcome(), Some(Outcome::Win { winner: BLACK, reason: WinReason::LastStanding }));
+}
+
+#[test]
 fn setups_that_cannot_be_played_are_refused_with_a_reason() {
     let rules = HexShogiRules::tphs91();
     let check = |s: HexShogiSetup| HexShogiPosition::from_setup(s, rules).unwrap_err();
@@ -490,6 +536,12 @@ fn setups_that_cannot_be_played_are_refused_with_a_reason() {
     // Any seat may be to move, even one without pieces (he passes).
     let pos = position(WHITE, ["K6f K6k", "", "K6a"], ["", "", ""]);
     assert_eq!(texts(&pos), ["pass"]);
+    // Only one player can have lost on time while the game goes on.
+    let two_out = PlayerSet::of(&[BLACK, WHITE]);
+    let s = HexShogiSetup { timed_out: two_out, ..setup(BLACK, ["K6f P7f", "K1f", "K6a"], ["", "", ""]) };
+    assert_eq!(check(s), PositionError::TimedOut(WHITE));
+    let s = HexShogiSetup { timed_out: PlayerSet::of(&[WHITE]), ..HexShogiSetup::start(HexVariant::HexShogi91) };
+    assert_eq!(HexShogiPosition::from_setup(s, HexShogiRules::hexshogi91()).unwrap_err(), PositionError::TimedOut(WHITE));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -570,6 +622,7 @@ fn random_sparse_setup(rng: &mut Rng) -> HexShogiSetup {
         plies: 0,
         plies_without_capture: rng.below(150) as u32,
         passes_in_a_row: 0,
+        timed_out: PlayerSet::EMPTY,
     }
 }
 

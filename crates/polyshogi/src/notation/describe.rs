@@ -15,6 +15,7 @@ pub fn event_text<P: PositionView + ?Sized>(pos: &P, event: &Event) -> String {
         Event::Checkmated { player, by } => format!("{} checkmated by {}", name(player), name(by)),
         Event::Stalemated { player } => format!("{} has no legal action and leaves the game", name(player)),
         Event::Resigned { player } => format!("{} resigns", name(player)),
+        Event::TimedOut { player } => format!("{}'s time ran out", name(player)),
         Event::AllianceFormed(f) | Event::AllianceProposed(f) | Event::AllianceRefused(f) => {
             let what = match event {
                 Event::AllianceFormed(_) => "alliance",

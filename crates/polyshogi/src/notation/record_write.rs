@@ -4,7 +4,7 @@
 
 use super::describe::{event_text, result_tag};
 use super::{departure, move_text};
-use crate::game::{Departure, Game};
+use crate::game::Game;
 use crate::mv::MoveList;
 use crate::outcome::{Event, Events};
 use crate::rules::Rules;
@@ -35,15 +35,7 @@ pub fn write_record<P: Rules>(game: &Game<P>, tags: &[(String, String)], start_p
             departures.next();
             push_token(body, &departure::token(replay.position(), departure));
             let events = replay.depart(departure).unwrap_or_default();
-            if let Departure::TimeOut(player) = departure {
-                // The rules see a time-out as a resignation; the comment says what happened.
-                let out_of_time = format!(" {{{}'s time ran out}}", replay.position().seat_name(player));
-                body.push_str(&out_of_time);
-                let rest: Vec<Event> = events.into_iter().filter(|e| !matches!(e, Event::Resigned { .. })).collect();
-                write_events(body, replay.position(), &rest, &mut placings);
-            } else {
-                write_events(body, replay.position(), &events, &mut placings);
-            }
+            write_events(body, replay.position(), &events, &mut placings);
         }
     };
     // Answers and departures before the first move (a game that began with a proposal pending).

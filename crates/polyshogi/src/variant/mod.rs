@@ -11,6 +11,7 @@ use std::fmt;
 use crate::game::Departure;
 use crate::notation::position_error::ParsePositionError;
 use crate::outcome::Events;
+use crate::player::Player;
 use crate::rules::{IllegalMove, PositionView};
 use crate::variant::hexshogi::{HexShogiGame, HexShogiPosition, HexShogiRules, HexVariant};
 use crate::variant::options::{describe, RuleOptionError, RuleOptionInfo};
@@ -165,9 +166,9 @@ impl AnyGame {
         }
     }
 
-    /// Answers the pending decision (see `Game::answer_pending`).
-    pub fn answer_pending(&mut self, accept: bool) -> Result<Events, IllegalMove> {
-        crate::with_game!(self, game => game.answer_pending(accept))
+    /// One player's answer to the pending decision (see `Game::answer_as`).
+    pub fn answer_as(&mut self, player: Player, accept: bool) -> Result<Option<Events>, IllegalMove> {
+        crate::with_game!(self, game => game.answer_as(player, accept))
     }
 
     /// A player leaves, or the players agree a draw (see `Game::depart`).

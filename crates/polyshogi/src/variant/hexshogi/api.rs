@@ -16,7 +16,7 @@ impl Rules for HexShogiPosition {
 
     fn players_in(&self) -> PlayerSet {
         if self.is_three_player() {
-            self.players_with_pieces()
+            self.players_still_in()
         } else {
             PlayerSet::of(self.seats())
         }
@@ -57,6 +57,10 @@ impl Rules for HexShogiPosition {
 
     fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
         HexShogiPosition::resign(self, player)
+    }
+
+    fn time_out(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        HexShogiPosition::time_out(self, player)
     }
 
     fn draw_by_agreement_allowed(&self) -> bool {

@@ -115,13 +115,18 @@ impl HexShogiPosition {
 
     fn generate_three(&self, out: &mut MoveList) {
         let mover = self.to_move;
+        if self.timed_out.contains(mover) {
+            out.push(Move::Pass);
+            return;
+        }
         let own = self.store.pieces_of(mover);
         for from in own {
             let code = self.store.code(from) as usize;
             self.push_board_moves(from, code, self.reach(code, from) - own, out);
         }
         self.push_drops(mover, self.tables.grid.all() - self.store.occupied(), out);
-        // §2.7: a player with no legal move must pass (a player without pieces always does).
+        // §2.7: a player with no legal move must pass (a player without pieces always does,
+        // and so does one who ran out of time, above).
         if out.is_empty() {
             out.push(Move::Pass);
         }

@@ -6,23 +6,23 @@ use super::position::HexShogiPosition;
 use crate::mv::Move;
 use crate::outcome::{DrawReason, Event, Events, Outcome, WinReason};
 use crate::player::{ByPlayer, Player, PlayerSet};
-use crate::rules::IllegalMove;
+use crate::rules::{resignation_as_time_out, IllegalMove};
 
 impl HexShogiPosition {
     /// Plays a move known to be legal (one from `legal_moves`).
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         let mover = self.to_move;
         let mut events = Events::new();
-        let had_pieces = self.has_pieces(mover);
+        let was_in = self.is_still_in(mover);
         let captured = self.apply_pieces(m, mover);
         self.plies += 1;
         // Passes are turns too: "fifty moves" are counted in plies, passes included.
         self.plies_without_capture = if captured { 0 } else { self.plies_without_capture.saturating_add(1) };
         if self.is_three_player() {
             // Only a forced pass of a player still in the game counts toward "everyone
-            // passed"; a player without pieces passes every turn and changes nothing.
+            // passed"; a player who has lost passes every turn and changes nothing.
             match m {
-                Move::Pass if had_pieces => self.passes_in_a_row = self.passes_in_a_row.saturating_add(1),
+                Move::Pass if was_in => self.passes_in_a_row = self.passes_in_a_row.saturating_add(1),
                 Move::Pass => {}
                 _ => self.passes_in_a_row = 0,
             }
@@ -31,7 +31,7 @@ impl HexShogiPosition {
                 self.finish(Outcome::Win { winner: mover, reason: WinReason::KingsCollected }, &mut events);
                 return events;
             }
-            // Players without pieces keep their turn, to pass it (§2.7).
+            // Players who have lost keep their turn, to pass it (§2.7).
             self.to_move = mover.next3();
         } else {
             self.to_move = self.opponent(mover);
@@ -49,7 +49,13 @@ impl HexShogiPosition {
             return;
         }
         if self.is_three_player() {
-            let in_game = self.players_with_pieces();
+            let in_game = self.players_still_in();
+            // Only reachable after a time-out: the two others have lost, so the last one in
+            // wins, even when a King he needs is held by a player who only passes.
+            if let (1, Some(winner)) = (in_game.len(), in_game.iter().next()) {
+                self.finish(Outcome::Win { winner, reason: WinReason::LastStanding }, events);
+                return;
+            }
             if u32::from(self.passes_in_a_row) >= in_game.len() {
                 self.finish(Outcome::Draw { players: in_game, reason: DrawReason::AllPassed }, events);
                 return;
@@ -59,43 +65,61 @@ impl HexShogiPosition {
             let outcome = if self.in_check(player) {
                 Outcome::Win { winner: self.opponent(player), reason: WinReason::Checkmate }
             } else {
-                Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::Stalemate }
+                Outcome::Draw { players: self.players_still_in(), reason: DrawReason::Stalemate }
             };
             self.finish(outcome, events);
             return;
         }
         let limit = self.rules.no_capture_limit_plies;
         if limit > 0 && self.plies_without_capture >= limit {
-            self.finish(Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::NoCapture }, events);
+            self.finish(Outcome::Draw { players: self.players_still_in(), reason: DrawReason::NoCapture }, events);
         }
     }
 
-    /// `player` gives up; the other player still holding pieces wins. Two players: at any
-    /// time. Three players (§2.7): only once a player has lost all his pieces and two remain,
-    /// so a resignation never leaves a three-sided game with a hole in it.
+    /// `player` gives up; the other player still in wins. Two players: at any time. Three
+    /// players (§2.7): only once a player has lost and two remain, so a resignation never
+    /// leaves a three-sided game with a hole in it.
     pub fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);
         }
-        let in_game = self.players_with_pieces();
+        let in_game = self.players_still_in();
         if !in_game.contains(player) || in_game.len() != 2 {
             return Err(IllegalMove::NotLegal);
         }
-        let winner = in_game.iter().find(|&p| p != player).expect("two players hold pieces");
+        let winner = in_game.iter().find(|&p| p != player).expect("two players are in");
         let mut events = Events::new();
         events.push(Event::Resigned { player });
         self.finish(Outcome::Win { winner, reason: WinReason::LastStanding }, &mut events);
         Ok(events)
     }
 
-    /// A draw agreed by the players still holding pieces (§2.7 allows it outside official
+    /// `player`'s clock ran out (§2.7 [DEF]). While three players are in, he has lost: he
+    /// passes from now on, scores 0, and his pieces stay to be captured. Otherwise he loses at
+    /// once, as a resigning player does.
+    pub fn time_out(&mut self, player: Player) -> Result<Events, IllegalMove> {
+        let in_game = self.players_still_in();
+        if !self.is_three_player() || in_game.len() < 3 {
+            return self.resign(player).map(|events| resignation_as_time_out(events, player));
+        }
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.timed_out.insert(player);
+        let mut events = Events::new();
+        events.push(Event::TimedOut { player });
+        self.judge_turn(&mut events);
+        Ok(events)
+    }
+
+    /// A draw agreed by the players still in (§2.7 allows it outside official
     /// tournaments; the two-player rules say nothing against it).
     pub fn agree_draw(&mut self) -> Result<Events, IllegalMove> {
         if self.outcome.is_some() {
             return Err(IllegalMove::GameOver);
         }
         let mut events = Events::new();
-        self.finish(Outcome::Draw { players: self.players_with_pieces(), reason: DrawReason::Agreement }, &mut events);
+        self.finish(Outcome::Draw { players: self.players_still_in(), reason: DrawReason::Agreement }, &mut events);
         Ok(events)
     }
 
@@ -103,7 +127,7 @@ impl HexShogiPosition {
     pub fn draw_by_repetition(&mut self) -> Events {
         let mut events = Events::new();
         if self.outcome.is_none() {
-            let players = self.players_with_pieces();
+            let players = self.players_still_in();
             self.finish(Outcome::Draw { players, reason: DrawReason::Repetition }, &mut events);
         }
         events
@@ -128,13 +152,13 @@ impl HexShogiPosition {
         for p in first.iter() {
             placings[p] = 1;
         }
-        // Those still holding pieces share the next place; the players without any follow.
-        let still_in: Vec<Player> = seats.clone().filter(|&p| !first.contains(p) && self.has_pieces(p)).collect();
+        // Those still in share the next place; the players who have lost follow.
+        let still_in: Vec<Player> = seats.clone().filter(|&p| !first.contains(p) && self.is_still_in(p)).collect();
         for &p in &still_in {
             placings[p] = next;
         }
         next += still_in.len() as u8;
-        for p in seats.filter(|&p| !first.contains(p) && !self.has_pieces(p)) {
+        for p in seats.filter(|&p| !first.contains(p) && !self.is_still_in(p)) {
             placings[p] = next;
         }
         Some(placings)

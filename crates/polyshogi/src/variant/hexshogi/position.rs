@@ -29,6 +29,9 @@ pub struct HexShogiSetup {
     /// last move that was not a pass (the "everyone passed" draw). Passes of a player
     /// without pieces neither count nor break the run.
     pub passes_in_a_row: u8,
+    /// Three players: those whose clock ran out while three still held pieces. They have lost
+    /// and only pass; their pieces stay (§2.7 [DEF]).
+    pub timed_out: PlayerSet,
 }
 
 impl HexShogiSetup {
@@ -41,6 +44,7 @@ impl HexShogiSetup {
             plies: 0,
             plies_without_capture: 0,
             passes_in_a_row: 0,
+            timed_out: PlayerSet::EMPTY,
         }
     }
 }
@@ -78,6 +82,9 @@ pub enum PositionError {
     },
     /// Two players: the player who is not to move stands in check.
     OpponentInCheck(Player),
+    /// A player ran out of time where the game keeps no such player: in Hex Shogi 91, where a
+    /// time-out ends the game, or beside another who did (the second time-out ends it).
+    TimedOut(Player),
 }
 
 impl fmt::Display for PositionError {
@@ -106,6 +113,11 @@ impl fmt::Display for PositionError {
             PositionError::OpponentInCheck(p) => {
                 write!(f, "player {} is in check but not to move", p.index() + 1)
             }
+            PositionError::TimedOut(p) => write!(
+                f,
+                "player {} cannot have lost on time in a game that goes on (only one player of Three Player Hex Shogi 91 can)",
+                p.index() + 1
+            ),
         }
     }
 }
@@ -132,6 +144,8 @@ pub struct HexShogiPosition {
     pub(super) plies: u32,
     pub(super) plies_without_capture: u32,
     pub(super) passes_in_a_row: u8,
+    /// Three players: who has lost on time and only passes (see `HexShogiSetup::timed_out`).
+    pub(super) timed_out: PlayerSet,
     pub(super) outcome: Option<Outcome>,
 }
 
@@ -169,6 +183,7 @@ impl HexShogiPosition {
             plies: setup.plies,
             plies_without_capture: setup.plies_without_capture,
             passes_in_a_row: if three { setup.passes_in_a_row } else { 0 },
+            timed_out: setup.timed_out,
             outcome: None,
         };
         if !tables.seats.contains(&setup.to_move) {
@@ -224,7 +239,14 @@ impl HexShogiPosition {
             if let Some(p) = Player::ALL.into_iter().find(|&p| pos.kings_held(p) == 3 && !finished) {
                 return Err(PositionError::KingsAlreadyCollected(p));
             }
+            // One time-out leaves two players in; the next one ends the game instead.
+            if pos.timed_out.len() > 1 {
+                return Err(PositionError::TimedOut(pos.timed_out.iter().last().expect("two players")));
+            }
         } else {
+            if let Some(p) = pos.timed_out.iter().next() {
+                return Err(PositionError::TimedOut(p));
+            }
             for &p in tables.seats {
                 let kings = (pos.kings & pos.store.pieces_of(p)).count() as usize;
                 if kings != 1 {
@@ -250,6 +272,7 @@ impl HexShogiPosition {
             plies: self.plies,
             plies_without_capture: self.plies_without_capture,
             passes_in_a_row: self.passes_in_a_row,
+            timed_out: self.timed_out,
         }
     }
 
@@ -331,33 +354,38 @@ impl HexShogiPosition {
         (self.kings & self.store.pieces_of(player)).count() + self.store.hand(player).count(Role::King) as u32
     }
 
-    /// Whether `player` still has a piece on the board or in hand. A seated player without
-    /// pieces has lost and only passes (three players).
+    /// Whether `player` still has a piece on the board or in hand.
     #[inline]
     pub fn has_pieces(&self, player: Player) -> bool {
         !self.store.pieces_of(player).is_empty() || !self.store.hand(player).is_empty()
     }
 
-    /// The seats that still have pieces.
-    pub fn players_with_pieces(&self) -> PlayerSet {
+    /// Whether `player` is still in the game. Three players: a seated player without pieces,
+    /// or whose time ran out, has lost and only passes.
+    #[inline]
+    pub fn is_still_in(&self, player: Player) -> bool {
+        self.has_pieces(player) && !self.timed_out.contains(player)
+    }
+
+    /// The seats still in the game.
+    pub fn players_still_in(&self) -> PlayerSet {
         let mut set = PlayerSet::EMPTY;
         for &p in self.tables.seats {
-            if self.has_pieces(p) {
+            if self.is_still_in(p) {
                 set.insert(p);
             }
         }
         set
     }
 
-    /// Three players: the seats that have lost every piece (and with them the game).
+    /// Three players: the seats that have lost (every piece, or on time) but keep passing.
     pub fn lost_players(&self) -> PlayerSet {
-        let mut set = PlayerSet::EMPTY;
-        for &p in self.tables.seats {
-            if !self.has_pieces(p) {
-                set.insert(p);
-            }
-        }
-        set
+        PlayerSet::of(self.tables.seats).without(self.players_still_in())
+    }
+
+    /// Three players: the seats that lost on time while the others held pieces.
+    pub fn timed_out(&self) -> PlayerSet {
+        self.timed_out
     }
 
     /// Two players: whether `player`'s king is attacked. Three players have no check.
@@ -466,6 +494,7 @@ impl PartialEq for HexShogiPosition {
             && self.plies == other.plies
             && self.plies_without_capture == other.plies_without_capture
             && self.passes_in_a_row == other.passes_in_a_row
+            && self.timed_out == other.timed_out
             && self.outcome == other.outcome
     }
 }

@@ -4,7 +4,8 @@
 //! `hexshogi91|tphs91 <board> <to-move> <hands> <state>`: ranks a (top) to k separated by `/`,
 //! each rank left to right; a piece is its owner's letter in lower case (b, w, g), `+` if
 //! promoted, and its letter; runs of empty cells are digits. Hands `B:2P/W:-[/G:-]`. State
-//! `ply=N;nocapture=N;passes=N` and, once the game is over, `end=…`.
+//! `ply=N;nocapture=N;passes=N`, then `timedout=<seat>` (TPHS91, after a time-out) and, once
+//! the game is over, `end=…`.
 
 use super::position::{HexShogiPosition, HexShogiSetup};
 use super::rules::{HexShogiRules, HexVariant};
@@ -41,6 +42,10 @@ impl HexShogiPosition {
         let hands = hands_text(|p| hand_text(self.hand(p)), seat_letters(self));
         let mut state =
             format!("ply={};nocapture={};passes={}", self.plies(), self.plies_without_capture(), self.passes_in_a_row());
+        if !self.timed_out().is_empty() {
+            let seats: String = self.timed_out().iter().map(seat_letter).collect();
+            state.push_str(&format!(";timedout={seats}"));
+        }
         match self.outcome() {
             Some(Outcome::Win { winner, reason }) => {
                 state.push_str(&format!(";end=win:{}:{}", seat_letter(winner), reason.name()))
@@ -71,7 +76,15 @@ impl HexShogiPosition {
             .ok_or_else(|| ParsePositionError::at(column, format!("expected the letter of a seat, found `{seat}`")))?;
         let (hands_column, hands_text) = fields.next("the hands, like B:2P/W:-")?;
         let hands = parse_hands(hands_text, hands_column, seat_letters(&start), HAND_LIMITS)?;
-        let mut setup = HexShogiSetup { pieces, hands, to_move, plies: 0, plies_without_capture: 0, passes_in_a_row: 0 };
+        let mut setup = HexShogiSetup {
+            pieces,
+            hands,
+            to_move,
+            plies: 0,
+            plies_without_capture: 0,
+            passes_in_a_row: 0,
+            timed_out: PlayerSet::EMPTY,
+        };
         let mut outcome = None;
         let (mut column, state) = fields.next("the state, like ply=0;nocapture=0;passes=0")?;
         fields.finish()?;
@@ -82,6 +95,12 @@ impl HexShogiPosition {
                 Some(("ply", n)) => setup.plies = number(n)?,
                 Some(("nocapture", n)) => setup.plies_without_capture = number(n)?,
                 Some(("passes", n)) => setup.passes_in_a_row = number(n)?.min(u32::from(u8::MAX)) as u8,
+                Some(("timedout", letters)) => {
+                    for c in letters.chars() {
+                        let seat = seat_of(c, seats).ok_or_else(|| bad("expected the letters of seats"))?;
+                        setup.timed_out.insert(seat);
+                    }
+                }
                 Some(("end", end)) => {
                     outcome = Some(
                         parse_outcome(end, seats).ok_or_else(|| bad("expected win:<seat>:<reason> or draw:<seats>:<reason>"))?,

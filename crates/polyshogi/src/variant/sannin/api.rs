@@ -80,6 +80,14 @@ impl Rules for SanninPosition {
         self.answer_alliance(accept)
     }
 
+    fn awaiting_answer(&self) -> PlayerSet {
+        self.proposal.map_or(PlayerSet::EMPTY, |formation| formation.allies.without(self.accepted))
+    }
+
+    fn answer_as(&mut self, player: Player, accept: bool) -> Result<Option<Events>, IllegalMove> {
+        self.answer_alliance_as(player, accept)
+    }
+
     fn resign(&mut self, player: Player) -> Result<Events, IllegalMove> {
         SanninPosition::resign(self, player)
     }

@@ -62,10 +62,31 @@ impl SanninPosition {
         events
     }
 
-    /// Under `compulsory=confirm`, the allies' answer to the pending proposal; the turn then
-    /// ends as it would have after the move.
+    /// Under `compulsory=confirm`, one ally's answer to the pending proposal (§1.13: both must
+    /// accept). The alliance forms once both have accepted and is refused as soon as one
+    /// refuses; until then `None`.
+    pub fn answer_alliance_as(&mut self, ally: Player, accept: bool) -> Result<Option<Events>, IllegalMove> {
+        let formation = self.proposal.ok_or(IllegalMove::NoAllianceProposal)?;
+        if !formation.allies.contains(ally) {
+            return Err(IllegalMove::NotYourDecision);
+        }
+        if self.accepted.contains(ally) {
+            return Err(IllegalMove::AlreadyAccepted);
+        }
+        if accept {
+            self.accepted.insert(ally);
+            if self.accepted != formation.allies {
+                return Ok(None);
+            }
+        }
+        self.answer_alliance(accept).map(Some)
+    }
+
+    /// Under `compulsory=confirm`, the allies' joint answer to the pending proposal; the turn
+    /// then ends as it would have after the move.
     pub fn answer_alliance(&mut self, accept: bool) -> Result<Events, IllegalMove> {
         let formation = self.proposal.take().ok_or(IllegalMove::NoAllianceProposal)?;
+        self.accepted = PlayerSet::EMPTY;
         let mut events = Events::new();
         if accept {
             self.form_alliance(&formation);
@@ -89,6 +110,7 @@ impl SanninPosition {
         let mut events = Events::new();
         events.push(Event::Resigned { player });
         self.proposal = None;
+        self.accepted = PlayerSet::EMPTY;
         self.remove_player(player, &mut events);
         if self.outcome.is_none() && self.to_move == player {
             self.to_move = self.next_active(player);

@@ -143,6 +143,9 @@ pub struct SanninPosition {
     pub(super) last_action: Option<LastAction>,
     /// Under `compulsory=confirm`: a detected alliance awaiting its answer.
     pub(super) proposal: Option<AllianceFormation>,
+    /// The allies who have accepted the pending proposal so far. Not written in position
+    /// strings: records keep only the settled answer.
+    pub(super) accepted: PlayerSet,
     /// Players in the order they left the game, with the ply they left at (players who left
     /// together share a place).
     pub(super) eliminations: ArrayVec<(Player, u32), 3>,
@@ -177,6 +180,7 @@ impl SanninPosition {
             outcome: None,
             last_action: None,
             proposal: None,
+            accepted: PlayerSet::EMPTY,
             eliminations: ArrayVec::new(),
         };
         for p in Player::ALL {
@@ -512,6 +516,7 @@ impl PartialEq for SanninPosition {
             && self.outcome == other.outcome
             && self.last_action == other.last_action
             && self.proposal == other.proposal
+            && self.accepted == other.accepted
             && self.eliminations == other.eliminations
     }
 }
