@@ -30,7 +30,8 @@ fi
 
 echo "== building the server"
 cargo build --release -p polyshogi-cli
-BIN="$ROOT/target/release/polyshogi"
+# Where cargo put it: CARGO_TARGET_DIR when set (relative to this directory, as for cargo).
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/polyshogi"
 
 WORK="$(mktemp -d)"
 SERVER_PID=""

@@ -10,19 +10,20 @@ use axum::{Json, Router};
 use polyshogi::player::Player;
 use polyshogi::variant::{NewGameError, Variant};
 use polyshogi_engine::EngineKind;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+use serde_path_to_error::Segment;
 use tracing::error;
 
 use crate::app::{error_response, find_room, AppState};
 use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind};
 use crate::table::Table;
 use crate::tokens::{hash_token, new_game_id, new_token};
-use crate::{variants, web, ws};
+use crate::{variants, web, wire, ws};
 
 pub fn router(app: AppState) -> Router {
     Router::new()
         .route("/health", get(|| async { "ok" }))
-        .route("/api/levels", get(|| async { Json(json!(variants::levels())) }))
+        .route("/api/levels", get(|| async { Json(variants::levels()) }))
         .route("/api/variants", get(|| async { Json(variants::variants()) }))
         .route("/api/variants/{name}/layout", get(variant_layout))
         .route("/api/games", post(create_game))
@@ -47,7 +48,7 @@ async fn game_state(State(app): State<AppState>, Path(id): Path<String>) -> Resp
         Err(response) => return response,
     };
     match room.state().await {
-        Some(state) => Json(state.as_ref().clone()).into_response(),
+        Some(state) => Json(state.as_ref()).into_response(),
         None => error_response(StatusCode::SERVICE_UNAVAILABLE, "the game is not available"),
     }
 }
@@ -73,10 +74,7 @@ async fn game_position(State(app): State<AppState>, Path((id, ply)): Path<(Strin
         Err(response) => return response,
     };
     match room.position(plies).await {
-        Some(Some(mut position)) => {
-            position.insert("ply".into(), json!(plies));
-            Json(Value::Object(position)).into_response()
-        }
+        Some(Some(position)) => Json(position).into_response(),
         Some(None) => error_response(StatusCode::NOT_FOUND, format!("game `{id}` has fewer than {plies} moves")),
         None => error_response(StatusCode::SERVICE_UNAVAILABLE, "the game is not available"),
     }
@@ -94,78 +92,137 @@ struct NewGame {
     seats: Vec<SeatRequest>,
 }
 
-/// A validated create-game body, or the message naming the bad field.
-fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| format!("body: not JSON ({e})"))?;
-    let Value::Object(body) = value else { return Err("body: expected a JSON object".into()) };
-    let variant_name = body.get("variant").and_then(Value::as_str).ok_or("variant: missing (a variant name, e.g. \"sannin\")")?;
-    let variant: Variant = variant_name.parse().map_err(|e| format!("variant: {e}"))?;
-    let rules: Vec<String> = match body.get("rules") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, r)| r.as_str().map(|s| s.trim().to_string()).ok_or(format!("rules[{i}]: expected a \"key=value\" text")))
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("rules: expected a list of \"key=value\" texts".into()),
-    };
-    match Table::new(variant, &rules) {
-        Ok(_) => {}
-        Err(NewGameError::Rules(e)) => return Err(format!("rules: {e}")),
-        Err(e) => return Err(format!("variant: {e}")),
-    }
-    let clock = match body.get("clock") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(clock)) => Some(parse_clock(clock)?),
-        Some(_) => return Err("clock: expected null or { \"initial_ms\", \"increment_ms\" }".into()),
-    };
-    let seat_names = variant_seats(variant);
-    let Some(Value::Array(seats)) = body.get("seats") else {
-        return Err("seats: missing (one entry per seat, in seat order)".into());
-    };
-    if seats.len() != seat_names.len() {
-        let names: Vec<&str> = seat_names.iter().map(|(_, n)| *n).collect();
-        return Err(format!("seats: {} has {} seats ({}), got {}", variant.name(), names.len(), names.join(", "), seats.len()));
-    }
-    let seats = seats.iter().enumerate().map(|(i, seat)| parse_seat(i, seat)).collect::<Result<Vec<_>, _>>()?;
-    Ok(NewGame { variant, rules, clock, seats })
-}
-
-fn parse_clock(clock: &Map<String, Value>) -> Result<ClockConfig, String> {
-    let initial_ms = clock
-        .get("initial_ms")
-        .and_then(Value::as_i64)
-        .filter(|&ms| ms > 0 && ms <= MAX_INITIAL_MS)
-        .ok_or(format!("clock.initial_ms: expected a whole number of milliseconds from 1 to {MAX_INITIAL_MS}"))?;
-    let increment_ms = match clock.get("increment_ms") {
-        None | Some(Value::Null) => 0,
-        Some(v) => v
-            .as_i64()
-            .filter(|&ms| (0..=MAX_INCREMENT_MS).contains(&ms))
-            .ok_or(format!("clock.increment_ms: expected a whole number of milliseconds from 0 to {MAX_INCREMENT_MS}"))?,
-    };
-    Ok(ClockConfig { initial_ms, increment_ms })
-}
-
 enum SeatRequest {
     Human,
     Bot { engine: EngineKind, level: String },
 }
 
-fn parse_seat(index: usize, seat: &Value) -> Result<SeatRequest, String> {
-    let kind = seat.get("kind").and_then(Value::as_str);
-    match kind {
-        Some("human") => Ok(SeatRequest::Human),
-        Some("bot") => {
-            let level = seat
-                .get("level")
-                .and_then(Value::as_str)
-                .ok_or(format!("seats[{index}].level: missing (one of {})", variants::levels().join(", ")))?;
-            let engine = EngineKind::from_name(level)
-                .ok_or(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::levels().join(", ")))?;
-            Ok(SeatRequest::Bot { engine, level: level.to_string() })
+/// A validated create-game body, or the message naming the bad field.
+fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
+    let value: Value = serde_json::from_slice(body).map_err(|e| format!("body: not JSON ({e})"))?;
+    if !value.is_object() {
+        return Err("body: expected a JSON object".into());
+    }
+    let request: wire::NewGame = serde_path_to_error::deserialize(&value).map_err(|e| misshapen(&value, &e))?;
+    let variant: Variant = request.variant.parse().map_err(|e| format!("variant: {e}"))?;
+    let rules: Vec<String> = request.rules.iter().map(|r| r.trim().to_string()).collect();
+    match Table::new(variant, &rules) {
+        Ok(_) => {}
+        Err(NewGameError::Rules(e)) => return Err(format!("rules: {e}")),
+        Err(e) => return Err(format!("variant: {e}")),
+    }
+    let clock = request.clock.map(checked_clock).transpose()?;
+    let seat_names = variant_seats(variant);
+    if request.seats.len() != seat_names.len() {
+        let names: Vec<&str> = seat_names.iter().map(|(_, n)| *n).collect();
+        return Err(format!(
+            "seats: {} has {} seats ({}), got {}",
+            variant.name(),
+            names.len(),
+            names.join(", "),
+            request.seats.len()
+        ));
+    }
+    let seats = request.seats.into_iter().enumerate().map(|(i, seat)| checked_seat(i, seat)).collect::<Result<_, _>>()?;
+    Ok(NewGame { variant, rules, clock, seats })
+}
+
+const VARIANT_MISSING: &str = "variant: missing (a variant name, e.g. \"sannin\")";
+const SEATS_MISSING: &str = "seats: missing (one entry per seat, in seat order)";
+
+fn initial_ms_expected() -> String {
+    format!("clock.initial_ms: expected a whole number of milliseconds from 1 to {MAX_INITIAL_MS}")
+}
+
+fn increment_ms_expected() -> String {
+    format!("clock.increment_ms: expected a whole number of milliseconds from 0 to {MAX_INCREMENT_MS}")
+}
+
+fn level_missing(index: usize) -> String {
+    format!("seats[{index}].level: missing (one of {})", variants::levels().join(", "))
+}
+
+/// The message for a body that is not a `wire::NewGame`, naming the field. Reading stops at
+/// the bad field, or at the object that lacks one (the body, a clock, a seat): which field
+/// that is, the body itself tells.
+fn misshapen(body: &Value, error: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let segments: Vec<&Segment> = error.path().iter().collect();
+    let field = |segment: &Segment| match segment {
+        Segment::Map { key } => key.clone(),
+        _ => String::new(),
+    };
+    match segments.as_slice() {
+        [] if body.get("variant").is_none() => VARIANT_MISSING.into(),
+        [] => SEATS_MISSING.into(),
+        [top, inner @ ..] => match (field(top).as_str(), inner) {
+            ("variant", _) => VARIANT_MISSING.into(),
+            ("rules", [Segment::Seq { index }, ..]) => format!("rules[{index}]: expected a \"key=value\" text"),
+            ("rules", _) => "rules: expected a list of \"key=value\" texts".into(),
+            ("clock", [at, ..]) if field(at) == "increment_ms" => increment_ms_expected(),
+            ("clock", []) if !body["clock"].is_object() => "clock: expected null or { \"initial_ms\", \"increment_ms\" }".into(),
+            ("clock", _) => initial_ms_expected(),
+            // A seat is read whole: a bot's level is wrong, or else its kind.
+            ("seats", [Segment::Seq { index }, ..]) if body["seats"][index]["kind"] == "bot" => level_missing(*index),
+            ("seats", [Segment::Seq { index }, ..]) => format!("seats[{index}].kind: expected \"human\" or \"bot\""),
+            ("seats", _) => SEATS_MISSING.into(),
+            _ => format!("{}: {}", error.path(), error.inner()),
+        },
+    }
+}
+
+fn checked_clock(clock: wire::Clock) -> Result<ClockConfig, String> {
+    let wire::Clock { initial_ms, increment_ms } = clock;
+    if !(1..=MAX_INITIAL_MS).contains(&initial_ms) {
+        return Err(initial_ms_expected());
+    }
+    if !(0..=MAX_INCREMENT_MS).contains(&increment_ms) {
+        return Err(increment_ms_expected());
+    }
+    Ok(ClockConfig { initial_ms, increment_ms })
+}
+
+fn checked_seat(index: usize, seat: wire::Occupant) -> Result<SeatRequest, String> {
+    match seat {
+        wire::Occupant::Human => Ok(SeatRequest::Human),
+        wire::Occupant::Bot { level } => match EngineKind::from_name(&level) {
+            Some(engine) => Ok(SeatRequest::Bot { engine, level }),
+            None => Err(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::levels().join(", "))),
+        },
+    }
+}
+
+/// A seat of the game being made: a human with his token, handed out once in the answer (only
+/// its hash is stored), or a bot.
+enum NewSeat {
+    Human { token: String },
+    Bot { engine: EngineKind, level: String },
+}
+
+impl NewSeat {
+    fn new(request: SeatRequest) -> NewSeat {
+        match request {
+            SeatRequest::Human => NewSeat::Human { token: new_token() },
+            SeatRequest::Bot { engine, level } => NewSeat::Bot { engine, level },
         }
-        _ => Err(format!("seats[{index}].kind: expected \"human\" or \"bot\"")),
+    }
+
+    /// What is stored of the seat.
+    fn kind(&self) -> SeatKind {
+        match self {
+            NewSeat::Human { token } => SeatKind::Human { token_hash: hash_token(token) },
+            NewSeat::Bot { engine, level } => SeatKind::Bot { engine: *engine, level: level.clone() },
+        }
+    }
+
+    /// What the creator of game `id` is told of seat `name`.
+    fn answer(&self, name: &str, id: &str) -> wire::CreatedSeat {
+        let access = match self {
+            NewSeat::Human { token } => {
+                wire::SeatAccess::Human { token: token.clone(), link: format!("/play/{id}?seat={name}&token={token}") }
+            }
+            NewSeat::Bot { level, .. } => wire::SeatAccess::Bot { level: level.clone() },
+        };
+        wire::CreatedSeat { seat: name.to_string(), access }
     }
 }
 
@@ -174,23 +231,8 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
         Ok(parsed) => parsed,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
-    let seat_names = variant_seats(variant);
-    let mut tokens = Vec::new();
-    let seats: Vec<SeatKind> = seat_requests
-        .into_iter()
-        .map(|request| match request {
-            SeatRequest::Human => {
-                let token = new_token();
-                let token_hash = hash_token(&token);
-                tokens.push(Some(token));
-                SeatKind::Human { token_hash }
-            }
-            SeatRequest::Bot { engine, level } => {
-                tokens.push(None);
-                SeatKind::Bot { engine, level }
-            }
-        })
-        .collect();
+    let new_seats: Vec<NewSeat> = seat_requests.into_iter().map(NewSeat::new).collect();
+    let seats: Vec<SeatKind> = new_seats.iter().map(NewSeat::kind).collect();
     // A clash of random ids is all but impossible; a failed insert is retried with a new id.
     let mut last_error = String::new();
     for _ in 0..3 {
@@ -198,20 +240,9 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
             GameSetup { id: new_game_id(), variant, rules: rules.clone(), clock, seats: seats.clone(), created_ms: now_ms() };
         match app.rooms.create(&setup).await {
             Ok(room) => {
-                let seats: Vec<Value> = seat_names
-                    .iter()
-                    .zip(&setup.seats)
-                    .zip(&tokens)
-                    .map(|(((_, name), kind), token)| match (kind, token) {
-                        (SeatKind::Human { .. }, Some(token)) => json!({
-                            "seat": name, "kind": "human", "token": token,
-                            "link": format!("/play/{}?seat={name}&token={token}", room.id),
-                        }),
-                        (SeatKind::Bot { level, .. }, _) => json!({ "seat": name, "kind": "bot", "level": level }),
-                        _ => Value::Null,
-                    })
-                    .collect();
-                let answer = json!({ "id": room.id, "seats": seats, "spectator_link": format!("/play/{}", room.id) });
+                let seats =
+                    variant_seats(variant).iter().zip(&new_seats).map(|((_, name), seat)| seat.answer(name, &room.id)).collect();
+                let answer = wire::Created { id: room.id.clone(), seats, spectator_link: format!("/play/{}", room.id) };
                 return (StatusCode::CREATED, Json(answer)).into_response();
             }
             Err(e) => {
@@ -260,5 +291,23 @@ mod tests {
             format!(r#"{{"variant":"sannin","rules":["compulsory=off"],"clock":null,"seats":{seats}}}"#).as_bytes()
         )
         .is_ok());
+    }
+
+    #[test]
+    fn what_a_body_may_leave_out_or_add() {
+        let seats = r#"[{"kind":"human"},{"kind":"bot","level":"random"},{"kind":"human"}]"#;
+        let game = parse_new_game(format!(r#"{{"variant":"sannin","seats":{seats}}}"#).as_bytes()).unwrap();
+        assert!(game.rules.is_empty() && game.clock.is_none());
+        let game = parse_new_game(
+            format!(r#"{{"variant":"sannin","rules":null,"clock":{{"initial_ms":60000,"increment_ms":null}},"seats":{seats}}}"#)
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(game.clock, Some(ClockConfig { initial_ms: 60000, increment_ms: 0 }));
+        // Fields the server does not know are ignored, as docs/API.md says.
+        assert!(parse_new_game(format!(r#"{{"variant":"sannin","colour":"blue","seats":{seats}}}"#).as_bytes()).is_ok());
+        // A bot seat's level is checked, a missing one named.
+        let no_level = r#"{"variant":"sannin","seats":[{"kind":"human"},{"kind":"bot"},{"kind":"human"}]}"#;
+        assert!(error_of(no_level).starts_with("seats[1].level: missing"));
     }
 }

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
 use tracing::error;
 
 use crate::room::RoomHandle;
 use crate::rooms::{RoomError, Rooms};
+use crate::wire::ErrorBody;
 
 /// What every request handler shares.
 pub struct App {
@@ -21,7 +21,7 @@ pub type AppState = Arc<App>;
 
 /// An error answer: `{ "error": "…" }`.
 pub fn error_response(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+    (status, Json(ErrorBody { error: message.into() })).into_response()
 }
 
 /// The live game `id`, or the answer to give instead.

@@ -15,6 +15,7 @@ pub mod table;
 pub mod tokens;
 pub mod variants;
 pub mod web;
+pub mod wire;
 pub mod ws;
 
 use std::fmt;

@@ -10,7 +10,6 @@ use polyshogi::player::Player;
 use polyshogi::variant::Variant;
 use polyshogi::with_game;
 use polyshogi_engine::{EngineKind, Limits};
-use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{sleep_until, Instant};
 use tracing::{error, info, warn};
@@ -18,6 +17,7 @@ use tracing::{error, info, warn};
 use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
 use crate::table::{Action, EntryKind, LogEntry, Table};
+use crate::wire;
 
 /// Who sits in a seat.
 #[derive(Clone, Debug)]
@@ -112,7 +112,7 @@ enum Command {
     /// A connection opens: the state now, and a receiver of every later one.
     Join {
         seat: Option<Player>,
-        reply: oneshot::Sender<(Arc<Value>, watch::Receiver<Arc<Value>>)>,
+        reply: oneshot::Sender<(Arc<wire::GameState>, watch::Receiver<Arc<wire::GameState>>)>,
     },
     Leave {
         seat: Option<Player>,
@@ -123,7 +123,7 @@ enum Command {
         reply: oneshot::Sender<Result<(), String>>,
     },
     State {
-        reply: oneshot::Sender<Arc<Value>>,
+        reply: oneshot::Sender<Arc<wire::GameState>>,
     },
     Record {
         reply: oneshot::Sender<String>,
@@ -131,7 +131,7 @@ enum Command {
     /// The position after a number of moves; `None` past the last move.
     Position {
         plies: usize,
-        reply: oneshot::Sender<Option<Map<String, Value>>>,
+        reply: oneshot::Sender<Option<wire::PositionAt>>,
     },
 }
 
@@ -167,7 +167,7 @@ impl RoomHandle {
         self.seat_names.iter().find(|(p, _)| *p == seat).map(|(_, n)| *n).unwrap_or("?")
     }
 
-    pub async fn join(&self, seat: Option<Player>) -> Option<(Arc<Value>, watch::Receiver<Arc<Value>>)> {
+    pub async fn join(&self, seat: Option<Player>) -> Option<(Arc<wire::GameState>, watch::Receiver<Arc<wire::GameState>>)> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Join { seat, reply }).await.ok()?;
         rx.await.ok()
@@ -184,7 +184,7 @@ impl RoomHandle {
         rx.await.map_err(|_| "the game is not available".to_string())?
     }
 
-    pub async fn state(&self) -> Option<Arc<Value>> {
+    pub async fn state(&self) -> Option<Arc<wire::GameState>> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::State { reply }).await.ok()?;
         rx.await.ok()
@@ -198,7 +198,7 @@ impl RoomHandle {
 
     /// The position after `plies` moves: `None` when the game is not available, `Some(None)`
     /// past the last move.
-    pub async fn position(&self, plies: usize) -> Option<Option<Map<String, Value>>> {
+    pub async fn position(&self, plies: usize) -> Option<Option<wire::PositionAt>> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Position { plies, reply }).await.ok()?;
         rx.await.ok()
@@ -233,7 +233,7 @@ struct Room {
     /// Open connections per seat index.
     connected: Vec<u32>,
     store: Arc<dyn Store>,
-    published: watch::Sender<Arc<Value>>,
+    published: watch::Sender<Arc<wire::GameState>>,
     bot_tx: mpsc::UnboundedSender<BotReply>,
     /// The generation of the bot search in flight.
     bot_busy: Option<i64>,
@@ -308,21 +308,21 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     let seat_names = Arc::new(table.seats().into_iter().map(|p| (p, table.seat_name(p))).collect());
     let (tx, rx) = mpsc::channel(64);
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
-    let (published, _) = watch::channel(Arc::new(Value::Null));
-    let mut room = Room {
+    let connected = vec![0; 3];
+    let (published, _) = watch::channel(Arc::new(game_state(&setup, &table, &log, clocks.as_ref(), &connected)));
+    let room = Room {
         setup,
         table,
         log,
         seq: stored.actions.len() as i64,
         clocks,
-        connected: vec![0; 3],
+        connected,
         store,
         published,
         bot_tx,
         bot_busy: None,
         retry_at: None,
     };
-    room.publish();
     let handle = RoomHandle { id: stored.id.clone(), tx, token_hashes, seat_names };
     let task = tokio::spawn(room.run(rx, bot_rx));
     Ok((handle, task))
@@ -566,70 +566,8 @@ impl Room {
         self.published.send_replace(state);
     }
 
-    /// The game state of docs/API.md, as a spectator sees it (`you` is null).
-    fn state(&self) -> Value {
-        let now = Instant::now();
-        let table = &self.table;
-        let seats: Vec<Value> = table
-            .seats()
-            .into_iter()
-            .map(|seat| {
-                let mut entry = Map::new();
-                entry.insert("seat".into(), json!(table.seat_name(seat)));
-                match &self.setup.seats[seat.index()] {
-                    SeatKind::Human { .. } => {
-                        entry.insert("kind".into(), json!("human"));
-                    }
-                    SeatKind::Bot { level, .. } => {
-                        entry.insert("kind".into(), json!("bot"));
-                        entry.insert("level".into(), json!(level));
-                    }
-                }
-                let connected = match self.setup.seats[seat.index()] {
-                    SeatKind::Human { .. } => self.connected[seat.index()] > 0,
-                    SeatKind::Bot { .. } => true,
-                };
-                entry.insert("connected".into(), json!(connected));
-                entry.insert("clock_ms".into(), json!(self.clocks.as_ref().map(|c| c.left(seat, now))));
-                entry.insert("active".into(), json!(table.active(seat)));
-                Value::Object(entry)
-            })
-            .collect();
-        let mut moves: Vec<Value> = Vec::new();
-        for entry in &self.log {
-            match &entry.kind {
-                EntryKind::Move { canonical, short } => moves.push(json!({
-                    "ply": moves.len() + 1,
-                    "seat": table.seat_name(entry.seat),
-                    "move": canonical,
-                    "short": short,
-                    "events": entry.events,
-                })),
-                // Answers, resignations, flags and draws are told among the events of the move
-                // before them.
-                _ => {
-                    if let Some(Value::Array(events)) = moves.last_mut().and_then(|m| m.get_mut("events")) {
-                        events.extend(entry.events.iter().map(|e| json!(e)));
-                    }
-                }
-            }
-        }
-        let mut state = Map::new();
-        state.insert("id".into(), json!(self.setup.id));
-        state.insert("variant".into(), json!(self.setup.variant.name()));
-        state.insert("rules".into(), json!(self.setup.rules));
-        state.insert(
-            "clock".into(),
-            self.setup
-                .clock
-                .map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms }))
-                .unwrap_or(Value::Null),
-        );
-        state.insert("seats".into(), Value::Array(seats));
-        state.insert("moves".into(), Value::Array(moves));
-        state.extend(table.view());
-        state.insert("you".into(), Value::Null);
-        Value::Object(state)
+    fn state(&self) -> wire::GameState {
+        game_state(&self.setup, &self.table, &self.log, self.clocks.as_ref(), &self.connected)
     }
 
     fn record(&self) -> String {
@@ -644,5 +582,57 @@ impl Room {
         }
         tags.push(("Site".to_string(), format!("polyshogi server, game {}", self.setup.id)));
         write_record(table, &tags)
+    }
+}
+
+/// The game state of docs/API.md, as a spectator sees it (`you` is none). Not a method: the
+/// watch channel's first value is made before the room exists.
+fn game_state(setup: &GameSetup, table: &Table, log: &[LogEntry], clocks: Option<&Clocks>, connected: &[u32]) -> wire::GameState {
+    let now = Instant::now();
+    let seats = table
+        .seats()
+        .into_iter()
+        .map(|seat| {
+            let (occupant, connected) = match &setup.seats[seat.index()] {
+                SeatKind::Human { .. } => (wire::Occupant::Human, connected[seat.index()] > 0),
+                SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true),
+            };
+            wire::SeatState {
+                seat: table.seat_name(seat).to_string(),
+                occupant,
+                connected,
+                clock_ms: clocks.map(|c| c.left(seat, now)),
+                active: table.active(seat),
+            }
+        })
+        .collect();
+    let mut moves: Vec<wire::MoveEntry> = Vec::new();
+    for entry in log {
+        match &entry.kind {
+            EntryKind::Move { canonical, short } => moves.push(wire::MoveEntry {
+                ply: moves.len() + 1,
+                seat: table.seat_name(entry.seat).to_string(),
+                canonical: canonical.clone(),
+                short: short.clone(),
+                events: entry.events.clone(),
+            }),
+            // Answers, resignations, flags and draws are told among the events of the move
+            // before them.
+            _ => {
+                if let Some(last) = moves.last_mut() {
+                    last.events.extend(entry.events.iter().cloned());
+                }
+            }
+        }
+    }
+    wire::GameState {
+        id: setup.id.clone(),
+        variant: setup.variant.name().to_string(),
+        rules: setup.rules.clone(),
+        clock: setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),
+        seats,
+        table: table.view(),
+        moves,
+        you: None,
     }
 }

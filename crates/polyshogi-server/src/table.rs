@@ -1,6 +1,7 @@
 //! The rules side of a live game, without I/O: the game itself, who is still in, draw offers
 //! and alliance answers; applies one seat's action at a time or refuses it, changing nothing.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -13,7 +14,8 @@ use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::rules::{Alliance, PositionView};
 use polyshogi::variant::{AnyGame, NewGameError, Variant};
 use polyshogi::{with_game, Cell, Departure, Game, Rules};
-use serde_json::{json, Map, Value};
+
+use crate::wire;
 
 /// What a seat asks for.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -268,40 +270,40 @@ impl Table {
         events.into_iter().map(|(text, _)| text).collect()
     }
 
-    /// The rules' part of the game state of docs/API.md: to_move, position, board, hands,
-    /// legal_moves, alliances, draw offers, outcome, and each seat's `active`.
-    pub fn view(&self) -> Map<String, Value> {
-        let mut view = with_game!(&self.game, g => rules_view(g, &self.cells));
-        view.insert("position".into(), json!(self.game.position_text()));
+    /// The rules' part of the game state of docs/API.md: to_move, board, hands, position,
+    /// legal_moves, alliances, draw offers and outcome.
+    pub fn view(&self) -> wire::TableView {
+        let (drawn, legal_moves) = with_game!(&self.game, g => (position_view(g.position(), &self.cells), legal_move_texts(g)));
         let position = self.game.position();
         let alliance = |alliance: Option<Alliance>| match alliance {
-            Some(a) if !self.is_over() => json!({ "allies": names_of(self, a.allies), "against": self.seat_name(a.against) }),
-            _ => Value::Null,
-        };
-        view.insert("alliance".into(), alliance(position.alliance()));
-        view.insert("pending_alliance".into(), alliance(position.pending_alliance()));
-        let names = |set: PlayerSet| -> Vec<&str> { set.iter().map(|p| self.seat_name(p)).collect() };
-        view.insert("draw_offered_by".into(), json!(names(self.draw_offers)));
-        let outcome = match (self.outcome_text(), self.placings) {
-            (Some(text), placings) => {
-                let placings: Map<String, Value> = match placings {
-                    Some(placings) => {
-                        self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), json!(placings[s]))).collect()
-                    }
-                    None => Map::new(),
-                };
-                json!({ "text": text, "placings": placings })
+            Some(a) if !self.is_over() => {
+                Some(wire::AllianceView { allies: names_of(self, a.allies), against: self.seat_name(a.against).to_string() })
             }
-            (None, _) => Value::Null,
+            _ => None,
         };
-        view.insert("outcome".into(), outcome);
-        view
+        let outcome = self.outcome_text().map(|text| wire::OutcomeView {
+            text,
+            placings: match self.placings {
+                Some(placings) => self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), placings[s])).collect(),
+                None => BTreeMap::new(),
+            },
+        });
+        wire::TableView {
+            drawn,
+            position: self.game.position_text(),
+            legal_moves,
+            alliance: alliance(position.alliance()),
+            pending_alliance: alliance(position.pending_alliance()),
+            draw_offered_by: names_of(self, self.draw_offers),
+            outcome,
+        }
     }
 
-    /// The position after `plies` moves (and what followed them) as the client draws it:
-    /// to_move, board and hands; `None` past the last move.
-    pub fn position_after(&self, plies: usize) -> Option<Map<String, Value>> {
-        with_game!(&self.game, g => g.position_after(plies).map(|pos| position_view(&pos, &self.cells)))
+    /// The position after `plies` moves (and what followed them) as the client draws it;
+    /// `None` past the last move.
+    pub fn position_after(&self, plies: usize) -> Option<wire::PositionAt> {
+        let drawn = with_game!(&self.game, g => g.position_after(plies).map(|pos| position_view(&pos, &self.cells)))?;
+        Some(wire::PositionAt { ply: plies, drawn })
     }
 
     /// Each seat's place once the game is over, in seat order.
@@ -333,55 +335,51 @@ fn play_move_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, S
     Ok((canonical, short, describe(game.position(), &events)))
 }
 
-fn names_of(table: &Table, set: PlayerSet) -> Vec<&'static str> {
-    set.iter().map(|p| table.seat_name(p)).collect()
+fn names_of(table: &Table, set: PlayerSet) -> Vec<String> {
+    set.iter().map(|p| table.seat_name(p).to_string()).collect()
 }
 
-fn rules_view<P: Rules>(game: &Game<P>, cells: &[Cell]) -> Map<String, Value> {
+/// The canonical text of every legal move; none once the game is over or while a proposed
+/// alliance waits for its answers.
+fn legal_move_texts<P: Rules>(game: &Game<P>) -> Vec<String> {
     let pos = game.position();
-    let over = pos.outcome().is_some();
-    let mut view = position_view(pos, cells);
     let mut legal = MoveList::new();
-    if !over && !pos.decision_pending() {
+    if pos.outcome().is_none() && !pos.decision_pending() {
         game.legal_moves(&mut legal);
     }
-    let legal_texts: Vec<String> = legal.iter().map(|&m| move_text::canonical(pos, m)).collect();
-    view.insert("legal_moves".into(), json!(legal_texts));
-    view
+    legal.iter().map(|&m| move_text::canonical(pos, m)).collect()
 }
 
-/// A position as the client draws it: to_move (null once the game is over), board and hands.
-fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> Map<String, Value> {
-    let name = |p: Player| pos.seat_name(p);
-    let mut view = Map::new();
-    let over = pos.outcome().is_some();
-    view.insert("to_move".into(), if over { Value::Null } else { json!(name(pos.to_move())) });
-    let board: Vec<Value> = cells
+/// A position as the client draws it: to_move (none once the game is over), board and hands.
+fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
+    let name = |p: Player| pos.seat_name(p).to_string();
+    let board = cells
         .iter()
         .filter_map(|&cell| {
-            pos.piece_text(cell).map(|piece| {
-                json!({ "cell": pos.cell_name(cell), "seat": name(piece.player), "letter": piece.letter.to_string(), "promoted": piece.promoted })
+            pos.piece_text(cell).map(|piece| wire::BoardPiece {
+                cell: pos.cell_name(cell),
+                seat: name(piece.player),
+                letter: piece.letter,
+                promoted: piece.promoted,
             })
         })
         .collect();
-    view.insert("board".into(), Value::Array(board));
-    let hands: Map<String, Value> = pos
+    let hands = pos
         .seats()
         .iter()
         .map(|&seat| {
             // Every role: a Three Player Hex Shogi 91 player may hold a captured king.
-            let hand: Map<String, Value> = Role::ALL
+            let hand = Role::ALL
                 .iter()
                 .filter_map(|&role| {
                     let count = pos.in_hand(seat, role);
-                    (count > 0).then(|| (role.letter().to_string(), json!(count)))
+                    (count > 0).then(|| (role.letter(), count))
                 })
                 .collect();
-            (name(seat).to_string(), Value::Object(hand))
+            (name(seat), hand)
         })
         .collect();
-    view.insert("hands".into(), Value::Object(hands));
-    view
+    wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands }
 }
 
 #[cfg(test)]
@@ -401,8 +399,8 @@ mod tests {
         let position = HexShogiPosition::from_setup(setup, HexShogiRules::tphs91()).unwrap();
         let cells: Vec<Cell> = position.layout().cells.iter().map(|c| c.cell).collect();
         let view = position_view(&position, &cells);
-        assert_eq!(view["hands"]["Black"]["K"], 1, "{}", view["hands"]);
-        assert_eq!(view["hands"]["White"], json!({}));
+        assert_eq!(view.hands["Black"].get(&'K'), Some(&1), "{:?}", view.hands);
+        assert!(view.hands["White"].is_empty(), "{:?}", view.hands);
     }
 
     /// Plays random legal moves under `compulsory=confirm` until an alliance is proposed.
@@ -415,9 +413,8 @@ mod tests {
                     return table;
                 }
                 let Some(seat) = table.to_move() else { break };
-                let view = table.view();
-                let legal = view["legal_moves"].as_array().unwrap();
-                let choice = legal[rng.below(legal.len())].as_str().unwrap().to_string();
+                let legal = table.view().legal_moves;
+                let choice = legal[rng.below(legal.len())].clone();
                 table.apply(seat, &Action::Move(choice)).unwrap();
             }
         }
@@ -430,7 +427,7 @@ mod tests {
         let allies: Vec<Player> = table.pending_answers().iter().collect();
         assert_eq!(allies.len(), 2);
         let lone = table.seats().into_iter().find(|s| !allies.contains(s)).unwrap();
-        assert!(table.view()["pending_alliance"].is_object());
+        assert!(table.view().pending_alliance.is_some());
         assert_eq!(table.clock_runner(), None, "no clock runs while the allies think");
         let mover = table.to_move().unwrap();
         let err = table.apply(mover, &Action::Move("pass".into())).unwrap_err();
@@ -442,7 +439,7 @@ mod tests {
         let applied = refused.apply(allies[1], &Action::Answer(false)).unwrap();
         assert_eq!(applied.entries[0].kind, EntryKind::Decision { accept: false });
         assert!(!refused.decision_pending());
-        assert!(refused.view()["alliance"].is_null());
+        assert!(refused.view().alliance.is_none());
 
         let applied = table.apply(allies[0], &Action::Answer(true)).unwrap();
         assert!(applied.entries.is_empty(), "one ally's yes is not enough");
@@ -453,7 +450,7 @@ mod tests {
         assert_eq!(applied.entries[0].kind, EntryKind::Decision { accept: true });
         assert!(applied.entries[0].events.iter().any(|e| e.starts_with("alliance")), "{:?}", applied.entries);
         assert!(!table.decision_pending());
-        assert_eq!(table.view()["alliance"]["against"], table.seat_name(lone));
+        assert_eq!(table.view().alliance.map(|a| a.against), Some(table.seat_name(lone).to_string()));
     }
 
     #[test]

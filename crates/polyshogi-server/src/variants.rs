@@ -4,7 +4,8 @@
 use polyshogi::layout::CellShape;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi_engine::EngineKind;
-use serde_json::{json, Value};
+
+use crate::wire;
 
 /// The bot levels the engine offers, by name.
 pub fn levels() -> Vec<&'static str> {
@@ -12,56 +13,58 @@ pub fn levels() -> Vec<&'static str> {
 }
 
 /// `GET /api/variants`: every playable variant.
-pub fn variants() -> Value {
-    Value::Array(Variant::ALL.iter().map(|&v| variant_info(v)).collect())
+pub fn variants() -> Vec<wire::VariantInfo> {
+    Variant::ALL.iter().map(|&v| variant_info(v)).collect()
 }
 
-fn variant_info(variant: Variant) -> Value {
-    let seats: Vec<&str> = variant.seats().iter().map(|&p| variant.seat_name(p)).collect();
-    json!({
-        "name": variant.name(),
-        "title": variant.title(),
-        "seats": seats,
-        "options": rule_options(variant),
-        "note": variant.setup_note(),
-    })
+fn variant_info(variant: Variant) -> wire::VariantInfo {
+    wire::VariantInfo {
+        name: variant.name().to_string(),
+        title: variant.title().to_string(),
+        seats: variant.seats().iter().map(|&p| variant.seat_name(p).to_string()).collect(),
+        options: rule_options(variant),
+        note: variant.setup_note().map(str::to_string),
+    }
 }
 
-/// Each rule option with its default and its choices (null for free text such as a number).
-fn rule_options(variant: Variant) -> Vec<Value> {
+/// Each rule option with its default and its choices (none for free text such as a number).
+fn rule_options(variant: Variant) -> Vec<wire::RuleOption> {
     variant
         .rule_options()
         .into_iter()
-        .map(|option| json!({ "key": option.key, "default": option.default, "values": option.choices }))
+        .map(|option| wire::RuleOption {
+            key: option.key.to_string(),
+            default: option.default,
+            values: option.choices.map(|choices| choices.iter().map(|c| c.to_string()).collect()),
+        })
         .collect()
 }
 
 /// `GET /api/variants/{name}/layout`: the board for drawing.
-pub fn layout(variant: Variant) -> Option<Value> {
+pub fn layout(variant: Variant) -> Option<wire::Layout> {
     let game = AnyGame::new(variant, &[] as &[&str]).ok()?;
     let layout = game.layout();
     let name_of = |cell| layout.cells.iter().find(|c| c.cell == cell).map(|c| c.name.clone());
-    let cells: Vec<Value> = layout
+    let cells = layout
         .cells
         .iter()
-        .map(|c| {
-            let shape = match c.shape {
-                CellShape::Hexagon => "hexagon",
-                CellShape::TriangleUp => "triangle_up",
-                CellShape::TriangleDown => "triangle_down",
-            };
-            json!({ "name": c.name, "shape": shape, "x": c.x, "y": c.y })
+        .map(|c| wire::LayoutCell {
+            name: c.name.clone(),
+            shape: match c.shape {
+                CellShape::Hexagon => wire::CellShape::Hexagon,
+                CellShape::TriangleUp => wire::CellShape::TriangleUp,
+                CellShape::TriangleDown => wire::CellShape::TriangleDown,
+            },
+            x: c.x,
+            y: c.y,
         })
         .collect();
-    let marked: Vec<String> = layout.marked.iter().filter_map(|&cell| name_of(cell)).collect();
-    let pieces: serde_json::Map<String, Value> =
-        variant.piece_names().iter().map(|p| (p.letter.to_string(), json!(p.name))).collect();
-    Some(json!({
-        "title": variant.title(),
-        "cells": cells,
-        "centre": "centroid",
-        "marked": marked,
-        "seat_rotation": layout.seat_rotation,
-        "pieces": pieces,
-    }))
+    Some(wire::Layout {
+        title: variant.title().to_string(),
+        cells,
+        centre: wire::Centre::Centroid,
+        marked: layout.marked.iter().filter_map(|&cell| name_of(cell)).collect(),
+        seat_rotation: layout.seat_rotation.clone(),
+        pieces: variant.piece_names().iter().map(|p| (p.letter, p.name.to_string())).collect(),
+    })
 }

@@ -8,12 +8,14 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use polyshogi::player::Player;
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::Value;
 use tokio::time::Instant;
 
 use crate::app::{find_room, AppState};
 use crate::room::RoomHandle;
 use crate::table::Action;
+use crate::wire::{ClientAction, ClientMessage, GameState, ServerMessage};
 
 /// At most this many messages per connection per second (docs/API.md).
 pub const MESSAGES_PER_SECOND: f64 = 20.0;
@@ -59,16 +61,19 @@ impl RateLimit {
     }
 }
 
-fn error_message(message: &str) -> Message {
-    Message::Text(json!({ "type": "error", "message": message }).to_string().into())
+fn text_message(message: &ServerMessage) -> Message {
+    // The wire types have only text keys, so writing them cannot fail.
+    Message::Text(serde_json::to_string(message).expect("a server message is JSON").into())
 }
 
-fn state_message(state: &Value, you: Option<&str>) -> Message {
-    let mut state = state.clone();
-    if let Some(object) = state.as_object_mut() {
-        object.insert("you".into(), you.map_or(Value::Null, |name| json!(name)));
-    }
-    Message::Text(json!({ "type": "state", "game": state }).to_string().into())
+fn error_message(message: &str) -> Message {
+    text_message(&ServerMessage::Error { message: message.to_string() })
+}
+
+/// The state as this connection sees it: `you` is its seat.
+fn state_message(state: &GameState, you: Option<&str>) -> Message {
+    let game = GameState { you: you.map(str::to_string), ..state.clone() };
+    text_message(&ServerMessage::State { game: Box::new(game) })
 }
 
 async fn connection(mut socket: WebSocket, room: RoomHandle, token: Option<String>) {
@@ -142,31 +147,25 @@ async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Res
 /// A client message: the action, and the seat it names, if it names one.
 fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let Value::Object(message) = value else { return Err("a message is a JSON object with a \"type\"".into()) };
-    let kind = message.get("type").and_then(Value::as_str).ok_or("a message needs a \"type\"")?;
-    let seat = match message.get("seat") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(name)) => Some(name.clone()),
-        Some(_) => return Err("\"seat\" must be a seat name".into()),
-    };
-    let action = match kind {
-        "move" => {
-            let text = message.get("move").and_then(Value::as_str).ok_or("a move message needs the move text in \"move\"")?;
-            Action::Move(text.to_string())
-        }
-        "resign" => Action::Resign,
-        "offer_draw" => Action::OfferDraw,
-        "alliance" => {
-            let accept =
-                message.get("accept").and_then(Value::as_bool).ok_or("an alliance message needs \"accept\": true or false")?;
-            Action::Answer(accept)
-        }
-        other => {
+    let Value::Object(fields) = &value else { return Err("a message is a JSON object with a \"type\"".into()) };
+    let kind = fields.get("type").and_then(Value::as_str).ok_or("a message needs a \"type\"")?;
+    // Serde's own message would name Rust's view of the shape; the player is told what to fix.
+    let message = ClientMessage::deserialize(&value).map_err(|_| match (kind, fields.get("seat")) {
+        (_, Some(seat)) if !seat.is_string() && !seat.is_null() => "\"seat\" must be a seat name".to_string(),
+        ("move", _) => "a move message needs the move text in \"move\"".to_string(),
+        ("alliance", _) => "an alliance message needs \"accept\": true or false".to_string(),
+        (other, _) => {
             let shown: String = other.chars().take(40).collect();
-            return Err(format!("unknown message type `{shown}` (known: move, resign, offer_draw, alliance)"));
+            format!("unknown message type `{shown}` (known: move, resign, offer_draw, alliance)")
         }
+    })?;
+    let action = match message.action {
+        ClientAction::Move { text } => Action::Move(text),
+        ClientAction::Resign => Action::Resign,
+        ClientAction::OfferDraw => Action::OfferDraw,
+        ClientAction::Alliance { accept } => Action::Answer(accept),
     };
-    Ok((action, seat))
+    Ok((action, message.seat))
 }
 
 #[cfg(test)]
@@ -185,6 +184,7 @@ mod tests {
         assert!(parse_message(r#"{"type":"castle"}"#).unwrap_err().contains("unknown message type `castle`"));
         assert!(parse_message(r#"{"type":"move"}"#).is_err());
         assert!(parse_message(r#"{"type":"alliance","accept":"yes"}"#).is_err());
+        assert_eq!(parse_message(r#"{"type":"resign","seat":5}"#), Err("\"seat\" must be a seat name".to_string()));
     }
 
     #[test]

@@ -1,0 +1,281 @@
+//! Every JSON shape of docs/API.md as a serde type: the HTTP answers and bodies, and the
+//! WebSocket messages both ways. A leaf: it knows serde, not the server or the rules.
+//!
+//! Field names, order and nulls are the wire format. tests/api_doc.rs parses each example of
+//! docs/API.md into these types and writes it back unchanged, so a change here that the doc
+//! does not follow (or the other way round) fails a test.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// `GET /api/variants`: one playable variant.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct VariantInfo {
+    /// The key used everywhere else (`sannin`).
+    pub name: String,
+    /// The name shown to players (`Sannin shogi`).
+    pub title: String,
+    /// The seat names, in turn order.
+    pub seats: Vec<String>,
+    pub options: Vec<RuleOption>,
+    /// Shown to players, e.g. that a setup is a reconstruction.
+    pub note: Option<String>,
+}
+
+/// A rule option of a variant, as `key=value` text.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct RuleOption {
+    pub key: String,
+    pub default: String,
+    /// The choices; `None` for free text, such as a number.
+    pub values: Option<Vec<String>>,
+}
+
+/// `GET /api/variants/{name}/layout`: the board for drawing.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Layout {
+    pub title: String,
+    pub cells: Vec<LayoutCell>,
+    pub centre: Centre,
+    /// Cells with a meaning of their own (the Pleasure Garden).
+    pub marked: Vec<String>,
+    /// Clockwise degrees per seat, in seat order.
+    pub seat_rotation: Vec<i32>,
+    /// The name of each piece letter of the variant, unpromoted.
+    pub pieces: BTreeMap<char, String>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct LayoutCell {
+    pub name: String,
+    pub shape: CellShape,
+    /// The centre (see `Centre`); y grows downward.
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A hexagon has circumradius 1, a triangle side 2.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CellShape {
+    Hexagon,
+    TriangleUp,
+    TriangleDown,
+}
+
+/// What a cell's (x, y) is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Centre {
+    /// The centroid: for a triangle, a third of its height above its base.
+    Centroid,
+}
+
+/// `POST /api/games`: the body that creates a game.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct NewGame {
+    /// A variant's `name`.
+    pub variant: String,
+    /// `key=value` rule options; left out or null: the defaults.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub rules: Vec<String>,
+    /// `None`: no clock.
+    #[serde(default)]
+    pub clock: Option<Clock>,
+    /// One per seat, in seat order.
+    pub seats: Vec<Occupant>,
+}
+
+/// A game's clock: each seat starts with `initial_ms` and gains `increment_ms` per move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Clock {
+    pub initial_ms: i64,
+    /// Left out or null in a request: no increment.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub increment_ms: i64,
+}
+
+/// Who sits in a seat: `{ "kind": "human" }` or `{ "kind": "bot", "level": "random" }`.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Occupant {
+    Human,
+    /// `level` is one of `GET /api/levels`.
+    Bot {
+        level: String,
+    },
+}
+
+/// The answer to `POST /api/games`: the links to hand out.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Created {
+    pub id: String,
+    pub seats: Vec<CreatedSeat>,
+    pub spectator_link: String,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct CreatedSeat {
+    pub seat: String,
+    #[serde(flatten)]
+    pub access: SeatAccess,
+}
+
+/// How a new seat is reached: a human's token, told once and never again, or a bot's level.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatAccess {
+    Human { token: String, link: String },
+    Bot { level: String },
+}
+
+/// Any refused request: `{ "error": "…" }`, the text naming what was wrong.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub error: String,
+}
+
+/// `GET /api/games/{id}` and the WebSocket `state`: a game as its room holds it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct GameState {
+    pub id: String,
+    pub variant: String,
+    pub rules: Vec<String>,
+    pub clock: Option<Clock>,
+    pub seats: Vec<SeatState>,
+    /// The rules' part: position, legal moves, alliances, draw offers, outcome.
+    #[serde(flatten)]
+    pub table: TableView,
+    pub moves: Vec<MoveEntry>,
+    /// The seat of the connection's token; `None` over HTTP and for spectators.
+    pub you: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct SeatState {
+    pub seat: String,
+    #[serde(flatten)]
+    pub occupant: Occupant,
+    /// A human with a connection open; a bot is always connected.
+    pub connected: bool,
+    /// What is left on the seat's clock; `None` without a clock.
+    pub clock_ms: Option<i64>,
+    /// Still in the game: not resigned, flagged or mated.
+    pub active: bool,
+}
+
+/// The part of the game state the rules decide.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct TableView {
+    #[serde(flatten)]
+    pub drawn: DrawnPosition,
+    /// The position string of docs/FORMATS.md.
+    pub position: String,
+    /// The canonical text of every legal move of the seat to move.
+    pub legal_moves: Vec<String>,
+    /// The alliance in force (Sannin shogi).
+    pub alliance: Option<AllianceView>,
+    /// A proposed alliance waiting for its allies' answers (`compulsory=confirm`).
+    pub pending_alliance: Option<AllianceView>,
+    pub draw_offered_by: Vec<String>,
+    pub outcome: Option<OutcomeView>,
+}
+
+/// A position as the client draws it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct DrawnPosition {
+    /// `None` once the game is over.
+    pub to_move: Option<String>,
+    /// The occupied cells, in layout order.
+    pub board: Vec<BoardPiece>,
+    /// Each seat's pieces in hand: letter → count, pieces held only.
+    pub hands: BTreeMap<String, BTreeMap<char, u8>>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BoardPiece {
+    pub cell: String,
+    pub seat: String,
+    /// The unpromoted letter.
+    pub letter: char,
+    pub promoted: bool,
+}
+
+/// One move of the move list. What followed it before the next move (alliance answers,
+/// resignations, flags, a draw) is told among its events.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct MoveEntry {
+    /// 1 for the first move.
+    pub ply: usize,
+    pub seat: String,
+    #[serde(rename = "move")]
+    pub canonical: String,
+    pub short: String,
+    /// What the move set off, in words.
+    pub events: Vec<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AllianceView {
+    pub allies: Vec<String>,
+    pub against: String,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct OutcomeView {
+    pub text: String,
+    /// Each seat's place (1 is best); empty when the game ended without placings.
+    pub placings: BTreeMap<String, u8>,
+}
+
+/// `GET /api/games/{id}/positions/{ply}`: the position after move `ply` (0: the start) and
+/// whatever followed it before the next move.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PositionAt {
+    pub ply: usize,
+    #[serde(flatten)]
+    pub drawn: DrawnPosition,
+}
+
+/// A WebSocket message from the server.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// On connect and after every change.
+    State { game: Box<GameState> },
+    /// To the sender of a refused message only.
+    Error { message: String },
+}
+
+/// A WebSocket message from a client: an action, and the seat it is meant for if it names one
+/// (the server refuses it when that is not the connection's seat).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ClientMessage {
+    #[serde(flatten)]
+    pub action: ClientAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientAction {
+    /// A move in canonical or short text.
+    Move {
+        #[serde(rename = "move")]
+        text: String,
+    },
+    Resign,
+    /// Offers a draw, or accepts one when every other player still in has offered.
+    OfferDraw,
+    /// Answers a proposed alliance.
+    Alliance {
+        accept: bool,
+    },
+}
+
+/// Reads `null` as the default, as a field left out is read.
+fn null_as_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(deserializer: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
