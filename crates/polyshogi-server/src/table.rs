@@ -1,5 +1,6 @@
-//! The rules side of a live game, without I/O: the game itself, who is still in, draw offers
-//! and alliance answers; applies one seat's action at a time or refuses it, changing nothing.
+//! The rules side of a live game, without I/O: the game itself and the draw offers on the
+//! table (who is still in and who has answered an alliance, the rules know); applies one seat's
+//! action at a time or refuses it, changing nothing.
 
 use std::collections::BTreeMap;
 use std::fmt;
