@@ -1,6 +1,7 @@
 // Drawing the game page from what the page knows: the board and its highlights, whose turn,
 // the selection bar, the panels, the buttons' states, the connection line, the end screen.
 
+import { renderDrawOffer } from './draw-offer.js';
 import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
 import {
   state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
@@ -70,6 +71,7 @@ export function render() {
   renderPlayers(seat, onPickHand);
   renderMoves(onGoTo);
   renderAllianceQuestion();
+  renderDrawOffer();
   renderConnection();
   const resigning = resigningSeat();
   $('resign').disabled = !resigning;

@@ -10,6 +10,37 @@ import { showNotice } from './notices.js';
 
 const $ = (id) => document.getElementById(id);
 
+/** A typed move on its way to the server, with the move count it was sent at; `null` when none
+ *  is. Its refusal is shown under the input, which keeps the text to be mended. */
+let typed = null;
+
+function showMoveError(text) {
+  const box = $('move-error');
+  box.textContent = text;
+  box.hidden = !text;
+  $('move-input').setAttribute('aria-invalid', text ? 'true' : 'false');
+}
+
+/** The server refused the last thing sent: if it was a typed move, say why next to it.
+ *  Returns whether the refusal was shown there. */
+export function showTypedMoveRefusal(message) {
+  if (!typed) return false;
+  typed = null;
+  showMoveError(message);
+  $('move-input').focus();
+  $('move-input').select();
+  return true;
+}
+
+/** A new state: once the typed move is played, the input empties. */
+export function noteStateForTypedMove(game) {
+  if (typed && (game.moves?.length || 0) > typed.plies) {
+    typed = null;
+    $('move-input').value = '';
+    showMoveError('');
+  }
+}
+
 function playMove(text) {
   const seat = actingSeat();
   if (!seat) return;
@@ -113,12 +144,14 @@ export function wireMoveInput() {
       showNotice(state.game?.outcome ? 'The game is over.' : 'It is not your turn.');
       return;
     }
+    showMoveError('');
     if (send(seat, { type: 'move', move: text })) {
       state.awaiting = true;
-      $('move-input').value = '';
+      typed = { text, plies: state.game?.moves?.length || 0 };
     }
     render();
   });
+  $('move-input').addEventListener('input', () => showMoveError(''));
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && state.selection && !document.querySelector('dialog[open]')) {
       state.selection = null;

@@ -9,7 +9,10 @@ import { state, receive, mySeats } from './game-state.js';
 import { connect, heldSeats } from './connection.js';
 import { initView, render } from './game-view.js';
 import { tickClocks } from './players-view.js';
-import { onCell, onPickHand, wireMoveInput } from './move-input.js';
+import {
+  onCell, onPickHand, wireMoveInput, showTypedMoveRefusal, noteStateForTypedMove,
+} from './move-input.js';
+import { wireDrawOffer } from './draw-offer.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
 import { setPieceNames } from './moves.js';
@@ -59,6 +62,7 @@ async function start() {
     },
   });
   wireMoveInput();
+  wireDrawOffer();
   wireControls();
   setInterval(tickClocks, 250);
 }
@@ -72,7 +76,7 @@ function onMessage(message, socket) {
       state.badToken = true;
       document.body.dataset.role = heldSeats().size ? document.body.dataset.role : 'spectator';
       showBanner(`The seat link was refused (${message.message}). You are watching as a spectator.`);
-    } else {
+    } else if (!showTypedMoveRefusal(message.message || 'The server refused that move.')) {
       showNotice(message.message || 'The server refused that.');
     }
     render();
@@ -81,6 +85,7 @@ function onMessage(message, socket) {
 
 function onState(game, socket) {
   if (!receive(game)) return;
+  noteStateForTypedMove(game);
   if (socket && state.badToken === false && socket.claimed && !socket.you && socket.open) {
     // A token whose connection the server treats as a spectator's.
     document.body.dataset.role = mySeats().size ? document.body.dataset.role : 'spectator';

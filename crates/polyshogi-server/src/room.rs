@@ -274,6 +274,7 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
             ActionKind::Resign => Action::Resign,
             ActionKind::Flag => Action::Flag,
             ActionKind::OfferDraw => Action::OfferDraw,
+            ActionKind::DeclineDraw => Action::DeclineDraw,
         };
         let applied = table.apply(seat, &request).map_err(|r| {
             format!(
@@ -406,6 +407,7 @@ impl Room {
             Action::Resign => ActionKind::Resign,
             Action::Flag => ActionKind::Flag,
             Action::OfferDraw => ActionKind::OfferDraw,
+            Action::DeclineDraw => ActionKind::DeclineDraw,
         };
         let stored = StoredAction {
             seq: self.seq,

@@ -58,11 +58,18 @@ pub enum ActionKind {
     /// The seat's clock ran out: a resignation.
     Flag,
     OfferDraw,
+    DeclineDraw,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 5] =
-        [ActionKind::Move, ActionKind::Answer, ActionKind::Resign, ActionKind::Flag, ActionKind::OfferDraw];
+    pub const ALL: [ActionKind; 6] = [
+        ActionKind::Move,
+        ActionKind::Answer,
+        ActionKind::Resign,
+        ActionKind::Flag,
+        ActionKind::OfferDraw,
+        ActionKind::DeclineDraw,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -71,6 +78,7 @@ impl ActionKind {
             ActionKind::Resign => "resign",
             ActionKind::Flag => "flag",
             ActionKind::OfferDraw => "offer_draw",
+            ActionKind::DeclineDraw => "decline_draw",
         }
     }
 

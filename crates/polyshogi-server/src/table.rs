@@ -29,6 +29,8 @@ pub enum Action {
     /// The seat's clock ran out (the server's action, never a client's).
     Flag,
     OfferDraw,
+    /// Turns down the draw offered by the others.
+    DeclineDraw,
 }
 
 /// Why an action was refused, in words for the player.
@@ -68,6 +70,8 @@ pub enum EntryKind {
     Flag,
     /// A draw by agreement; `seat` is the player whose offer completed it.
     Draw,
+    /// `seat` turned the draw offers down.
+    DrawDeclined,
 }
 
 /// An action that was applied: what to store and what to log.
@@ -92,12 +96,7 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table {
-            game,
-            draw_offers: PlayerSet::EMPTY,
-            placings: None,
-            cells,
-        })
+        Ok(Table { game, draw_offers: PlayerSet::EMPTY, placings: None, cells })
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -187,6 +186,7 @@ impl Table {
             Action::Answer(accept) => self.answer(seat, *accept)?,
             Action::Resign | Action::Flag => self.leave(seat, action == &Action::Flag)?,
             Action::OfferDraw => self.offer_draw(seat)?,
+            Action::DeclineDraw => self.decline_draw(seat)?,
         };
         Ok(applied)
     }
@@ -251,6 +251,18 @@ impl Table {
         self.draw_offers = PlayerSet::EMPTY;
         let events = self.absorb(events);
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::Draw, events }] })
+    }
+
+    fn decline_draw(&mut self, seat: Player) -> Result<Applied, Refusal> {
+        if self.draw_offers.is_empty() {
+            return refuse("there is no draw offer to decline");
+        }
+        if self.draw_offers.contains(seat) {
+            return refuse("you have offered the draw yourself");
+        }
+        self.draw_offers = PlayerSet::EMPTY;
+        let events = vec![format!("{} declines the draw", self.seat_name(seat))];
+        Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::DrawDeclined, events }] })
     }
 
     /// Drops the draw offers of players who left, notes how the game ended, and returns the

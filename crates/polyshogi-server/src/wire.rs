@@ -269,6 +269,8 @@ pub enum ClientAction {
     Resign,
     /// Offers a draw, or accepts one when every other player still in has offered.
     OfferDraw,
+    /// Declines the draw the others offered: every offer is withdrawn.
+    DeclineDraw,
     /// Answers a proposed alliance.
     Alliance {
         accept: bool,

@@ -156,13 +156,14 @@ fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
         ("alliance", _) => "an alliance message needs \"accept\": true or false".to_string(),
         (other, _) => {
             let shown: String = other.chars().take(40).collect();
-            format!("unknown message type `{shown}` (known: move, resign, offer_draw, alliance)")
+            format!("unknown message type `{shown}` (known: move, resign, offer_draw, decline_draw, alliance)")
         }
     })?;
     let action = match message.action {
         ClientAction::Move { text } => Action::Move(text),
         ClientAction::Resign => Action::Resign,
         ClientAction::OfferDraw => Action::OfferDraw,
+        ClientAction::DeclineDraw => Action::DeclineDraw,
         ClientAction::Alliance { accept } => Action::Answer(accept),
     };
     Ok((action, message.seat))

@@ -288,6 +288,16 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     first.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;
     first.send(json!({ "type": "offer_draw" })).await;
     assert!(first.next_error().await.contains("already offered"));
+    // A declined offer is withdrawn and told; the offerer cannot decline his own.
+    first.send(json!({ "type": "decline_draw" })).await;
+    assert!(first.next_error().await.contains("offered the draw yourself"));
+    last.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;
+    last.send(json!({ "type": "decline_draw" })).await;
+    last.until_state("the decline", |s| s["draw_offered_by"] == json!([])).await;
+    last.send(json!({ "type": "decline_draw" })).await;
+    assert!(last.next_error().await.contains("no draw offer to decline"));
+    first.send(json!({ "type": "offer_draw" })).await;
+    first.until_state("First's offer again", |s| s["draw_offered_by"] == json!(["First"])).await;
     // Moving keeps one's own offer; playing on without offering declines it.
     first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
     let state = first.until_state("the move", |s| moves(s).len() == 1).await;

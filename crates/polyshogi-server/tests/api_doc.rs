@@ -162,11 +162,12 @@ fn client_type(action: &ClientAction) -> &'static str {
         ClientAction::Move { .. } => "move",
         ClientAction::Resign => "resign",
         ClientAction::OfferDraw => "offer_draw",
+        ClientAction::DeclineDraw => "decline_draw",
         ClientAction::Alliance { .. } => "alliance",
     }
 }
 
-const CLIENT_TYPES: [&str; 4] = ["move", "resign", "offer_draw", "alliance"];
+const CLIENT_TYPES: [&str; 5] = ["move", "resign", "offer_draw", "decline_draw", "alliance"];
 
 #[test]
 fn every_wire_type_and_message_has_an_example() {
