@@ -21,8 +21,9 @@ let answered = { key: '', seats: new Set() }; // this page's answers to the pend
 
 /** Takes a state from the server; false when it is older than the one known. */
 export function receive(next) {
-  // With several sockets (hot-seat), never step back to an older state.
-  if (state.game && next.moves.length < state.game.moves.length) return false;
+  // With several sockets (hot-seat), never step back to an older state. A takeback has fewer
+  // moves but a higher version.
+  if (state.game && next.version < state.game.version) return false;
   const turnKey = `${next.moves.length}|${next.to_move}|${next.outcome ? 1 : 0}|${next.pending_alliance ? 1 : 0}`;
   state.game = next;
   state.receivedAt = performance.now();

@@ -2,6 +2,7 @@
 // the selection bar, the panels, the buttons' states, the connection line, the end screen.
 
 import { renderDrawOffer } from './draw-offer.js';
+import { renderTakeback } from './takeback.js';
 import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
 import {
   state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
@@ -72,6 +73,7 @@ export function render() {
   renderMoves(onGoTo);
   renderAllianceQuestion();
   renderDrawOffer();
+  renderTakeback();
   renderConnection();
   const resigning = resigningSeat();
   $('resign').disabled = !resigning;

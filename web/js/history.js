@@ -12,9 +12,14 @@ export class History {
     this.fetching = new Set();
   }
 
-  /** Keeps the position of a state: the board and the hands after `moves.length` plies. */
+  /** Keeps the position of a state: the board and the hands after `moves.length` plies. A
+   *  state with fewer moves follows a takeback: the positions after it no longer exist. */
   record(state) {
-    this.positions.set(state.moves.length, { board: state.board, hands: state.hands });
+    const plies = state.moves.length;
+    for (const ply of this.positions.keys()) {
+      if (ply > plies) this.positions.delete(ply);
+    }
+    this.positions.set(plies, { board: state.board, hands: state.hands });
   }
 
   /**

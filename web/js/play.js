@@ -13,6 +13,7 @@ import {
   onCell, onPickHand, wireMoveInput, showTypedMoveRefusal, noteStateForTypedMove,
 } from './move-input.js';
 import { wireDrawOffer } from './draw-offer.js';
+import { wireTakeback } from './takeback.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
 import { setPieceNames } from './moves.js';
@@ -63,6 +64,7 @@ async function start() {
   });
   wireMoveInput();
   wireDrawOffer();
+  wireTakeback();
   wireControls();
   setInterval(tickClocks, 250);
 }

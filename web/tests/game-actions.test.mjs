@@ -1,6 +1,6 @@
 // Actions around the moves in a two-player game between two browser contexts: a draw offer
-// shows as a notice that the other player declines, and a typed move the server refuses says
-// why next to the input, which keeps the text.
+// shows as a notice that the other player declines, a takeback is asked for, declined and then
+// granted, and a typed move the server refuses says why next to the input, which keeps the text.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import {
 
 const T = { timeout: 120000 };
 
-describe('draw offers and typed moves in Hex Shogi 91', { concurrency: false }, () => {
+describe('draw offers, takebacks and typed moves in Hex Shogi 91', { concurrency: false }, () => {
   let browser;
   let black;
   let white;
@@ -64,5 +64,29 @@ describe('draw offers and typed moves in Hex Shogi 91', { concurrency: false }, 
     await white.waitForFunction(() => document.querySelector('#moves').innerText.includes('Black declines the draw'));
     // The game goes on, without a result.
     assert.equal(await white.locator('#game').getAttribute('data-acting'), 'White');
+  });
+
+  test('a takeback is declined, then asked again and granted', T, async () => {
+    const plyIs = (page, n) => page.waitForFunction((k) => Number(document.querySelector('#game').dataset.ply) === k, n);
+    await white.fill('#move-input', 'P7d-6e');
+    await white.click('#move-submit');
+    await waitPly(black, 2);
+    await white.waitForSelector('#takeback:not([disabled])');
+    await white.click('#takeback');
+    await black.waitForSelector('#takeback-request:not([hidden])');
+    assert.equal(await black.locator('#takeback-text').innerText(), 'White asks to take back the last move.');
+    await screenshot(black, 'takeback-asked.png');
+    await black.click('#takeback-decline');
+    await white.waitForFunction(() => document.querySelector('#notice').innerText === 'Your takeback request was declined.');
+    await black.waitForSelector('#takeback-request', { state: 'hidden' });
+    await white.waitForSelector('#takeback:not([disabled])');
+    await white.click('#takeback');
+    await black.waitForSelector('#takeback-request:not([hidden])');
+    await black.click('#takeback-accept');
+    // White's move is undone on both screens, and it is his move again.
+    await plyIs(white, 1);
+    await plyIs(black, 1);
+    await waitActing(white, 'White');
+    await white.waitForFunction(() => document.querySelector('#moves').innerText.includes('White takes back a move'));
   });
 });

@@ -16,7 +16,7 @@ use tracing::{error, info, warn};
 
 use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
-use crate::table::{Action, EntryKind, LogEntry, Table};
+use crate::table::{Action, EntryKind, Log, Table};
 use crate::wire;
 
 /// Who sits in a seat.
@@ -226,7 +226,7 @@ impl PerformError {
 struct Room {
     setup: GameSetup,
     table: Table,
-    log: Vec<LogEntry>,
+    log: Log,
     /// The number of stored actions (the next action's `seq`).
     seq: i64,
     clocks: Option<Clocks>,
@@ -265,7 +265,7 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     }
     let clock = stored.clock.map(|(initial_ms, increment_ms)| ClockConfig { initial_ms, increment_ms });
     let mut clocks = clock.map(|c| Clocks { remaining: vec![c.initial_ms; 3], increment: c.increment_ms, running: None });
-    let mut log = Vec::new();
+    let mut log = Log::default();
     for action in &stored.actions {
         let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {}: seat {}", stored.id, action.seat))?;
         let request = match action.kind {
@@ -275,6 +275,8 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
             ActionKind::Flag => Action::Flag,
             ActionKind::OfferDraw => Action::OfferDraw,
             ActionKind::DeclineDraw => Action::DeclineDraw,
+            ActionKind::RequestTakeback => Action::RequestTakeback,
+            ActionKind::AnswerTakeback => Action::AnswerTakeback(action.detail == "accept"),
         };
         let applied = table.apply(seat, &request).map_err(|r| {
             format!(
@@ -282,7 +284,7 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
                 stored.id, action.seq, action.kind, action.detail
             )
         })?;
-        log.extend(applied.entries);
+        log.record(applied.entries);
         if let (Some(clocks), Some(stored_clocks)) = (clocks.as_mut(), &action.clocks) {
             for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
                 *left = stored_left;
@@ -310,7 +312,8 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     let (tx, rx) = mpsc::channel(64);
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
     let connected = vec![0; 3];
-    let (published, _) = watch::channel(Arc::new(game_state(&setup, &table, &log, clocks.as_ref(), &connected)));
+    let version = stored.actions.len() as i64;
+    let (published, _) = watch::channel(Arc::new(game_state(&setup, version, &table, &log, clocks.as_ref(), &connected)));
     let room = Room {
         setup,
         table,
@@ -408,6 +411,8 @@ impl Room {
             Action::Flag => ActionKind::Flag,
             Action::OfferDraw => ActionKind::OfferDraw,
             Action::DeclineDraw => ActionKind::DeclineDraw,
+            Action::RequestTakeback => ActionKind::RequestTakeback,
+            Action::AnswerTakeback(_) => ActionKind::AnswerTakeback,
         };
         let stored = StoredAction {
             seq: self.seq,
@@ -425,7 +430,7 @@ impl Room {
         self.table = table;
         self.clocks = clocks;
         self.seq += 1;
-        self.log.extend(applied.entries);
+        self.log.record(applied.entries);
         if let Some(result) = result {
             info!(game = %self.setup.id, "game over: {result}");
         }
@@ -465,9 +470,12 @@ impl Room {
                 return;
             }
         }
-        for seat in self.table.pending_answers().iter().collect::<Vec<_>>() {
+        // Bots agree to what they are asked: a proposed alliance, another player's takeback.
+        let alliance = self.table.pending_answers().iter().map(|seat| (seat, Action::Answer(true)));
+        let takeback = self.table.takeback_waiting().iter().map(|seat| (seat, Action::AnswerTakeback(true)));
+        for (seat, answer) in alliance.chain(takeback).collect::<Vec<_>>() {
             if matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Bot { .. })) {
-                if let Err(e) = self.perform(seat, Action::Answer(true)).await {
+                if let Err(e) = self.perform(seat, answer).await {
                     warn!(game = %self.setup.id, "a bot could not answer: {}", e.message());
                     self.retry_at = Some(Instant::now() + Duration::from_secs(1));
                     return;
@@ -569,7 +577,7 @@ impl Room {
     }
 
     fn state(&self) -> wire::GameState {
-        game_state(&self.setup, &self.table, &self.log, self.clocks.as_ref(), &self.connected)
+        game_state(&self.setup, self.seq, &self.table, &self.log, self.clocks.as_ref(), &self.connected)
     }
 
     fn record(&self) -> String {
@@ -589,7 +597,14 @@ impl Room {
 
 /// The game state of docs/API.md, as a spectator sees it (`you` is none). Not a method: the
 /// watch channel's first value is made before the room exists.
-fn game_state(setup: &GameSetup, table: &Table, log: &[LogEntry], clocks: Option<&Clocks>, connected: &[u32]) -> wire::GameState {
+fn game_state(
+    setup: &GameSetup,
+    version: i64,
+    table: &Table,
+    log: &Log,
+    clocks: Option<&Clocks>,
+    connected: &[u32],
+) -> wire::GameState {
     let now = Instant::now();
     let seats = table
         .seats()
@@ -609,7 +624,7 @@ fn game_state(setup: &GameSetup, table: &Table, log: &[LogEntry], clocks: Option
         })
         .collect();
     let mut moves: Vec<wire::MoveEntry> = Vec::new();
-    for entry in log {
+    for entry in log.entries() {
         match &entry.kind {
             EntryKind::Move { canonical, short } => moves.push(wire::MoveEntry {
                 ply: moves.len() + 1,
@@ -629,6 +644,7 @@ fn game_state(setup: &GameSetup, table: &Table, log: &[LogEntry], clocks: Option
     }
     wire::GameState {
         id: setup.id.clone(),
+        version,
         variant: setup.variant.name().to_string(),
         rules: setup.rules.clone(),
         clock: setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),

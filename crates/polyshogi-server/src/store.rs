@@ -59,16 +59,21 @@ pub enum ActionKind {
     Flag,
     OfferDraw,
     DeclineDraw,
+    RequestTakeback,
+    /// An answer to a takeback request; `detail` is `accept` or `refuse`.
+    AnswerTakeback,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 6] = [
+    pub const ALL: [ActionKind; 8] = [
         ActionKind::Move,
         ActionKind::Answer,
         ActionKind::Resign,
         ActionKind::Flag,
         ActionKind::OfferDraw,
         ActionKind::DeclineDraw,
+        ActionKind::RequestTakeback,
+        ActionKind::AnswerTakeback,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,6 +84,8 @@ impl ActionKind {
             ActionKind::Flag => "flag",
             ActionKind::OfferDraw => "offer_draw",
             ActionKind::DeclineDraw => "decline_draw",
+            ActionKind::RequestTakeback => "takeback",
+            ActionKind::AnswerTakeback => "takeback_answer",
         }
     }
 

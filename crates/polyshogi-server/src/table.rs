@@ -31,6 +31,10 @@ pub enum Action {
     OfferDraw,
     /// Turns down the draw offered by the others.
     DeclineDraw,
+    /// Asks to take back one's last move (and every move after it).
+    RequestTakeback,
+    /// Answers another player's takeback request.
+    AnswerTakeback(bool),
 }
 
 /// Why an action was refused, in words for the player.
@@ -72,6 +76,51 @@ pub enum EntryKind {
     Draw,
     /// `seat` turned the draw offers down.
     DrawDeclined,
+    /// The game went back to its first `to_plies` moves; the log forgets what came after.
+    Takeback {
+        to_plies: usize,
+    },
+    /// `seat` turned a takeback request down.
+    TakebackDeclined,
+}
+
+/// What happened in a game, in order, for the move list. A takeback removes what it undid.
+#[derive(Clone, Debug, Default)]
+pub struct Log(Vec<LogEntry>);
+
+impl Log {
+    pub fn record(&mut self, entries: Vec<LogEntry>) {
+        for entry in entries {
+            if let EntryKind::Takeback { to_plies } = entry.kind {
+                self.rewind(to_plies);
+            }
+            self.0.push(entry);
+        }
+    }
+
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.0
+    }
+
+    /// Keeps the first `plies` moves and what followed them before the next move.
+    fn rewind(&mut self, plies: usize) {
+        let mut moves = 0;
+        let next_move = self.0.iter().position(|entry| {
+            moves += usize::from(matches!(entry.kind, EntryKind::Move { .. }));
+            moves > plies
+        });
+        self.0.truncate(next_move.unwrap_or(self.0.len()));
+    }
+}
+
+/// A player's request to take back his last move, waiting for the others' consent.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TakebackRequest {
+    pub by: Player,
+    /// The number of moves that stay: those before the requester's last move.
+    pub to_plies: usize,
+    /// The players who have agreed so far.
+    accepted: PlayerSet,
 }
 
 /// An action that was applied: what to store and what to log.
@@ -87,6 +136,7 @@ pub struct Applied {
 pub struct Table {
     game: AnyGame,
     draw_offers: PlayerSet,
+    takeback: Option<TakebackRequest>,
     placings: Option<ByPlayer<u8>>,
     /// The cells of the board, in layout order.
     cells: Arc<Vec<Cell>>,
@@ -96,7 +146,7 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table { game, draw_offers: PlayerSet::EMPTY, placings: None, cells })
+        Ok(Table { game, draw_offers: PlayerSet::EMPTY, takeback: None, placings: None, cells })
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -163,6 +213,23 @@ impl Table {
         self.draw_offers
     }
 
+    /// The takeback asked for, if any.
+    pub fn takeback(&self) -> Option<TakebackRequest> {
+        self.takeback
+    }
+
+    /// The players whose consent the takeback request still waits for: every other player in.
+    pub fn takeback_waiting(&self) -> PlayerSet {
+        let Some(request) = self.takeback else { return PlayerSet::EMPTY };
+        let mut waiting = PlayerSet::EMPTY;
+        for seat in self.seats() {
+            if seat != request.by && self.active(seat) && !request.accepted.contains(seat) {
+                waiting.insert(seat);
+            }
+        }
+        waiting
+    }
+
     /// The outcome in words, once the game is over.
     pub fn outcome_text(&self) -> Option<String> {
         let position = self.game.position();
@@ -187,6 +254,8 @@ impl Table {
             Action::Resign | Action::Flag => self.leave(seat, action == &Action::Flag)?,
             Action::OfferDraw => self.offer_draw(seat)?,
             Action::DeclineDraw => self.decline_draw(seat)?,
+            Action::RequestTakeback => self.request_takeback(seat)?,
+            Action::AnswerTakeback(accept) => self.answer_takeback(seat, *accept)?,
         };
         Ok(applied)
     }
@@ -265,9 +334,60 @@ impl Table {
         Ok(Applied { detail: String::new(), entries: vec![LogEntry { seat, kind: EntryKind::DrawDeclined, events }] })
     }
 
-    /// Drops the draw offers of players who left, notes how the game ended, and returns the
+    fn request_takeback(&mut self, seat: Player) -> Result<Applied, Refusal> {
+        if self.decision_pending() {
+            return refuse("a proposed alliance must be answered first");
+        }
+        if self.takeback.is_some() {
+            return refuse("a takeback has already been asked for");
+        }
+        let plies = self.game.plies();
+        let Some(last) = (1..=plies).rev().find(|&ply| self.game.mover_of(ply) == Some(seat)) else {
+            return refuse("you have no move to take back");
+        };
+        // Tried on a copy first: a takeback may not undo a resignation or a time-out.
+        let mut trial = self.game.clone();
+        if trial.rewind_to(last - 1).is_err() {
+            return refuse("a takeback cannot undo a resignation or a time-out");
+        }
+        self.takeback = Some(TakebackRequest { by: seat, to_plies: last - 1, accepted: PlayerSet::EMPTY });
+        Ok(Applied { detail: String::new(), entries: Vec::new() })
+    }
+
+    fn answer_takeback(&mut self, seat: Player, accept: bool) -> Result<Applied, Refusal> {
+        let detail = if accept { "accept" } else { "refuse" }.to_string();
+        let Some(mut request) = self.takeback else { return refuse("there is no takeback to answer") };
+        if request.by == seat {
+            return refuse("you asked for the takeback yourself");
+        }
+        if request.accepted.contains(seat) {
+            return refuse("you have already accepted the takeback");
+        }
+        if !accept {
+            self.takeback = None;
+            let events = vec![format!("{} declines the takeback", self.seat_name(seat))];
+            return Ok(Applied { detail, entries: vec![LogEntry { seat, kind: EntryKind::TakebackDeclined, events }] });
+        }
+        request.accepted.insert(seat);
+        self.takeback = Some(request);
+        if !self.takeback_waiting().is_empty() {
+            return Ok(Applied { detail, entries: Vec::new() });
+        }
+        let taken = self.game.plies() - request.to_plies;
+        self.game.rewind_to(request.to_plies).map_err(|e| Refusal(format!("no takeback: {e}")))?;
+        self.takeback = None;
+        self.draw_offers = PlayerSet::EMPTY;
+        let moves = if taken == 1 { "a move".to_string() } else { format!("{taken} moves") };
+        let events = vec![format!("{} takes back {moves}", self.seat_name(request.by))];
+        let kind = EntryKind::Takeback { to_plies: request.to_plies };
+        Ok(Applied { detail, entries: vec![LogEntry { seat: request.by, kind, events }] })
+    }
+
+    /// After a change of the game: drops a takeback request (it asked about another position)
+    /// and the draw offers of players who left, notes how the game ended, and returns the
     /// events in words.
     fn absorb(&mut self, events: Vec<(String, Option<Event>)>) -> Vec<String> {
+        self.takeback = None;
         let players_in = self.game.position().players_in();
         for seat in self.draw_offers.iter() {
             if !players_in.contains(seat) {
@@ -308,6 +428,11 @@ impl Table {
             alliance: alliance(position.alliance()),
             pending_alliance: alliance(position.pending_alliance()),
             draw_offered_by: names_of(self, self.draw_offers),
+            takeback: self.takeback.map(|request| wire::TakebackView {
+                by: self.seat_name(request.by).to_string(),
+                to_ply: request.to_plies,
+                waiting_for: names_of(self, self.takeback_waiting()),
+            }),
             outcome,
         }
     }

@@ -140,6 +140,9 @@ pub struct ErrorBody {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct GameState {
     pub id: String,
+    /// How many actions the game has taken. It never goes down (a takeback is an action too),
+    /// so a client can drop a state older than the one it shows.
+    pub version: i64,
     pub variant: String,
     pub rules: Vec<String>,
     pub clock: Option<Clock>,
@@ -179,7 +182,19 @@ pub struct TableView {
     /// A proposed alliance waiting for its allies' answers (`compulsory=confirm`).
     pub pending_alliance: Option<AllianceView>,
     pub draw_offered_by: Vec<String>,
+    /// A takeback asked for and not yet settled.
+    pub takeback: Option<TakebackView>,
     pub outcome: Option<OutcomeView>,
+}
+
+/// A player's request to take back his last move (and every move after it).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TakebackView {
+    pub by: String,
+    /// How many moves stay: the game goes back to the position after move `to_ply`.
+    pub to_ply: usize,
+    /// The players whose consent it still waits for.
+    pub waiting_for: Vec<String>,
 }
 
 /// A position as the client draws it.
@@ -271,6 +286,12 @@ pub enum ClientAction {
     OfferDraw,
     /// Declines the draw the others offered: every offer is withdrawn.
     DeclineDraw,
+    /// Asks to take back one's last move and every move after it.
+    Takeback,
+    /// Answers another player's takeback request.
+    TakebackAnswer {
+        accept: bool,
+    },
     /// Answers a proposed alliance.
     Alliance {
         accept: bool,

@@ -154,9 +154,10 @@ fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
         (_, Some(seat)) if !seat.is_string() && !seat.is_null() => "\"seat\" must be a seat name".to_string(),
         ("move", _) => "a move message needs the move text in \"move\"".to_string(),
         ("alliance", _) => "an alliance message needs \"accept\": true or false".to_string(),
+        ("takeback_answer", _) => "a takeback answer needs \"accept\": true or false".to_string(),
         (other, _) => {
             let shown: String = other.chars().take(40).collect();
-            format!("unknown message type `{shown}` (known: move, resign, offer_draw, decline_draw, alliance)")
+            format!("unknown message type `{shown}` (known: move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance)")
         }
     })?;
     let action = match message.action {
@@ -164,6 +165,8 @@ fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
         ClientAction::Resign => Action::Resign,
         ClientAction::OfferDraw => Action::OfferDraw,
         ClientAction::DeclineDraw => Action::DeclineDraw,
+        ClientAction::Takeback => Action::RequestTakeback,
+        ClientAction::TakebackAnswer { accept } => Action::AnswerTakeback(accept),
         ClientAction::Alliance { accept } => Action::Answer(accept),
     };
     Ok((action, message.seat))

@@ -425,3 +425,76 @@ async fn reconnecting_resumes_the_game() {
     let state = until_turn_after(&mut again, "First", played).await;
     assert!(moves(&state).len() > played);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_needs_every_other_player_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite:{}", dir.path().join("takeback.db").display());
+    let server = TestServer::start(&url).await;
+    let created = server.create(new_game(&["human", "human", "human"], None)).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut first = server.connect(&id, Some(&token(&created, 0))).await;
+    let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
+    let mut last = server.connect(&id, Some(&token(&created, 2))).await;
+    let everyone_connected = |s: &Value| s["seats"].as_array().unwrap().iter().all(|seat| seat["connected"] == true);
+    for client in [&mut first, &mut middle, &mut last] {
+        client.until_state("everyone connected", everyone_connected).await;
+    }
+
+    middle.send(json!({ "type": "takeback" })).await;
+    assert!(middle.next_error().await.contains("no move to take back"));
+    first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    middle.until_state("First's move", |s| moves(s).len() == 1).await;
+    middle.send(json!({ "type": "move", "move": "P10k-10j" })).await;
+    first.until_state("Middle's move", |s| moves(s).len() == 2).await;
+
+    // First asks: both others must agree; one refusal drops the request.
+    first.send(json!({ "type": "takeback" })).await;
+    let state = first.until_state("the request", |s| !s["takeback"].is_null()).await;
+    assert_eq!(state["takeback"], json!({ "by": "First", "to_ply": 0, "waiting_for": ["Middle", "Last"] }));
+    first.send(json!({ "type": "takeback" })).await;
+    assert!(first.next_error().await.contains("already been asked"));
+    first.send(json!({ "type": "takeback_answer", "accept": true })).await;
+    assert!(first.next_error().await.contains("asked for the takeback yourself"));
+    middle.until_state("the request", |s| !s["takeback"].is_null()).await;
+    middle.send(json!({ "type": "takeback_answer", "accept": true })).await;
+    middle.until_state("Middle's consent", |s| s["takeback"]["waiting_for"] == json!(["Last"])).await;
+    last.until_state("Middle's consent", |s| s["takeback"]["waiting_for"] == json!(["Last"])).await;
+    last.send(json!({ "type": "takeback_answer", "accept": false })).await;
+    let state = last.until_state("the refusal", |s| s["takeback"].is_null()).await;
+    assert_eq!(moves(&state), ["P3c-4d", "P10k-10j"]);
+    assert!(state["moves"][1]["events"].as_array().unwrap().contains(&json!("Last declines the takeback")), "{state}");
+
+    // Asked again and granted by both: First's move and Middle's after it are undone.
+    first.until_state("the refusal", |s| s["takeback"].is_null() && moves(s).len() == 2).await;
+    first.send(json!({ "type": "takeback" })).await;
+    for client in [&mut middle, &mut last] {
+        client.until_state("the second request", |s| !s["takeback"].is_null()).await;
+        client.send(json!({ "type": "takeback_answer", "accept": true })).await;
+    }
+    let state = first.until_state("the takeback", |s| moves(s).is_empty()).await;
+    assert_eq!((state["to_move"].as_str(), state["takeback"].is_null()), (Some("First"), true));
+    first.send(json!({ "type": "move", "move": "P3d-4e" })).await;
+    let before = first.until_state("First's new move", |s| moves(s) == ["P3d-4e"]).await;
+
+    // Stored and replayed: after a restart the game is where the takeback left it.
+    drop((first, middle, last));
+    server.kill();
+    let server = TestServer::start(&url).await;
+    let after = server.state(&id).await;
+    assert_eq!(steady(&after), steady(&before));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_grant_a_takeback_at_once() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "random", "random"], None)).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut first = server.connect(&id, Some(&token(&created, 0))).await;
+    first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    let state = until_turn_after(&mut first, "First", 1).await;
+    assert_eq!(moves(&state).len(), 3, "both bots answered");
+    first.send(json!({ "type": "takeback" })).await;
+    let state = first.until_state("the takeback", |s| moves(s).is_empty()).await;
+    assert_eq!(state["to_move"], "First");
+}

@@ -28,6 +28,7 @@ const DOCUMENTS: &[(&str, &str, Check)] = &[
     ("new_game", "NewGame", exactly::<wire::NewGame>),
     ("created", "Created", exactly::<wire::Created>),
     ("game_state", "GameState", exactly::<wire::GameState>),
+    ("takeback", "TakebackView", exactly::<wire::TakebackView>),
     ("position", "PositionAt", exactly::<wire::PositionAt>),
     ("server_message", "ServerMessage", exactly::<ServerMessage>),
     ("client_message", "ClientMessage", exactly::<wire::ClientMessage>),
@@ -163,11 +164,13 @@ fn client_type(action: &ClientAction) -> &'static str {
         ClientAction::Resign => "resign",
         ClientAction::OfferDraw => "offer_draw",
         ClientAction::DeclineDraw => "decline_draw",
+        ClientAction::Takeback => "takeback",
+        ClientAction::TakebackAnswer { .. } => "takeback_answer",
         ClientAction::Alliance { .. } => "alliance",
     }
 }
 
-const CLIENT_TYPES: [&str; 5] = ["move", "resign", "offer_draw", "decline_draw", "alliance"];
+const CLIENT_TYPES: [&str; 7] = ["move", "resign", "offer_draw", "decline_draw", "takeback", "takeback_answer", "alliance"];
 
 #[test]
 fn every_wire_type_and_message_has_an_example() {

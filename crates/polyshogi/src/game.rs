@@ -177,6 +177,21 @@ impl<P: Rules> Game<P> {
         Ok(events)
     }
 
+    /// Takes the game back to just after its first `plies` moves, keeping the answers and
+    /// departures that followed them. Refused past the last move, and when a departure came
+    /// later (a takeback does not undo a resignation or a time-out).
+    pub fn rewind_to(&mut self, plies: usize) -> Result<(), IllegalMove> {
+        if self.departures.iter().any(|&(after, _)| after > plies) {
+            return Err(IllegalMove::NotLegal);
+        }
+        let position = self.position_after(plies).ok_or(IllegalMove::NotLegal)?;
+        self.moves.truncate(plies);
+        self.keys.truncate(plies);
+        self.decisions.retain(|&(after, _)| after <= plies);
+        self.position = position;
+        Ok(())
+    }
+
     /// Takes back the last move (and any answer that followed it), given the position before.
     pub fn take_back(&mut self, before: P) {
         self.keys.pop();

@@ -171,6 +171,21 @@ impl AnyGame {
         crate::with_game!(self, game => game.answer_as(player, accept))
     }
 
+    /// Takes the game back to just after its first `plies` moves (see `Game::rewind_to`).
+    pub fn rewind_to(&mut self, plies: usize) -> Result<(), IllegalMove> {
+        crate::with_game!(self, game => game.rewind_to(plies))
+    }
+
+    /// The number of moves played.
+    pub fn plies(&self) -> usize {
+        crate::with_game!(self, game => game.moves().len())
+    }
+
+    /// The seat that played move `ply` (counted from 1).
+    pub fn mover_of(&self, ply: usize) -> Option<Player> {
+        crate::with_game!(self, game => game.position_after(ply.checked_sub(1)?).map(|p| p.to_move()))
+    }
+
     /// A player leaves, or the players agree a draw (see `Game::depart`).
     pub fn depart(&mut self, departure: Departure) -> Result<Events, IllegalMove> {
         crate::with_game!(self, game => game.depart(departure))
