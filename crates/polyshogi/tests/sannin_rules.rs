@@ -1282,3 +1282,24 @@ fn the_1932_sample_game_replays_move_for_move() {
 fn game_over(outcome: Outcome, placings: [u8; 3]) -> Event {
     Event::GameOver { outcome, placings: polyshogi::ByPlayer(placings) }
 }
+
+#[test]
+fn a_game_rewinds_to_an_earlier_move_but_never_past_a_departure() {
+    let mut game = SanninGame::new(SanninPosition::start(rules(&["compulsory=off"])));
+    for text in ["P3c-4d", "P10k-10j", "P11g-10g", "S1b-2d"] {
+        game_play(&mut game, text);
+    }
+    let after_two = game.position_after(2).expect("two moves were played");
+    game.rewind_to(2).unwrap();
+    assert_eq!((game.moves().len(), game.keys().len()), (2, 2));
+    assert_eq!(game.position(), &after_two);
+    // The game goes on from there, the repetition history included.
+    assert!(game_legal(&game).contains(&"P11g-10g".to_string()));
+    game_play(&mut game, "P11g-10g");
+    assert_eq!(game.keys()[2], after_two.repetition_key());
+    // A resignation after move 3 may not be undone by going back before it.
+    game.depart(polyshogi::Departure::Resigned(Player::Third)).unwrap();
+    assert_eq!(game.rewind_to(2), Err(polyshogi::rules::IllegalMove::NotLegal));
+    assert_eq!(game.moves().len(), 3, "a refused rewind changes nothing");
+    assert_eq!(game.rewind_to(9), Err(polyshogi::rules::IllegalMove::NotLegal));
+}
