@@ -12,9 +12,19 @@ export class History {
     this.fetching = new Set();
   }
 
-  /** Keeps the position of a state: the board and the hands after `moves.length` plies. */
+  /** Keeps the position of a state after `moves.length` plies: whose turn, board, hands, checks. */
   record(state) {
-    this.positions.set(state.moves.length, { board: state.board, hands: state.hands });
+    const { to_move, board, hands, in_check } = state;
+    this.positions.set(state.moves.length, { to_move, board, hands, in_check });
+  }
+
+  /** A promise of the position after `ply` plies, fetched when not known. */
+  async load(ply) {
+    const known = this.positions.get(ply);
+    if (known) return known;
+    const position = await api.position(this.gameId, ply);
+    this.positions.set(ply, position);
+    return position;
   }
 
   /**

@@ -351,7 +351,8 @@ fn legal_move_texts<P: Rules>(game: &Game<P>) -> Vec<String> {
     legal.iter().map(|&m| move_text::canonical(pos, m)).collect()
 }
 
-/// A position as the client draws it: to_move (none once the game is over), board and hands.
+/// A position as the client draws it: to_move (none once the game is over), board, hands and
+/// the seats in check.
 fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
     let name = |p: Player| pos.seat_name(p).to_string();
     let board = cells
@@ -380,7 +381,9 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
             (name(seat), hand)
         })
         .collect();
-    wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands }
+    let players_in = pos.players_in();
+    let in_check = pos.seats().iter().filter(|&&seat| players_in.contains(seat) && pos.in_check(seat)).map(|&seat| name(seat)).collect();
+    wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands, in_check }
 }
 
 #[cfg(test)]
