@@ -70,13 +70,18 @@ describe('the board seen from one\'s seat', { concurrency: false }, () => {
     }
   });
 
-  test('on a phone, First of Sannin sees his army at the bottom', T, async () => {
+  test('on a phone asking for reduced motion, First of Sannin sees his army at the bottom; pieces do not slide', T, async () => {
     const { created } = await humanGame('sannin');
-    const { page, context } = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const { page, context } = await newPage(browser, {
+      viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce',
+    });
     await page.goto(BASE + seatLink(created, 'First'));
     await page.waitForSelector('#game[data-ply="0"]');
     await assertKingAtBottom(page, 'First', 'phone');
     await screenshot(page, 'board-sannin-First-phone.png', { fullPage: true });
+    await clickMove(page, 'P3c-4d');
+    const slot = page.locator('[data-cell="4d"] .piece-slot.sliding');
+    assert.equal(await slot.evaluate((g) => getComputedStyle(g).transitionDuration), '0s');
     await context.close();
   });
 
@@ -215,6 +220,9 @@ describe('moves made visible', { concurrency: false }, () => {
     await clickMove(black, 'K4j-4i');
     assert.equal(await black.locator('body').getAttribute('data-sound'), 'move');
     await waitActing(white, 'White');
+    // Black's king slid to its cell on White's screen.
+    const slid = white.locator('[data-cell="4i"] .piece-slot.sliding');
+    assert.notEqual(await slid.evaluate((g) => getComputedStyle(g).transitionDuration), '0s');
     // The bishop's move gives check to Black's king.
     await clickMove(white, 'B6b-7c');
     await waitActing(black, 'Black');
