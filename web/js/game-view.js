@@ -21,7 +21,7 @@ let onPickHand = () => {};
 let onGoTo = () => {};
 let title = '';           // the game's name for players (the layout's `title`)
 let endShown = false;     // the end screen opens once; closed, it stays closed
-let drawn = null;         // { ply, over } of the live game drawn last: what is new since
+let drawn = null;         // { ply, over, checked } of the live game drawn last: what is new since
 
 /** The board to draw on, and what a click on a piece in hand or on a move does. */
 export function initView(boardView, handlers) {
@@ -67,13 +67,13 @@ function trailOf(game) {
  */
 function announce(game) {
   const before = drawn;
-  drawn = { ply: game.moves.length, over: !!game.outcome };
+  drawn = { ply: game.moves.length, over: !!game.outcome, checked: game.in_check || [] };
   if (!before) return null;
   const moved = drawn.ply === before.ply + 1 ? game.moves[drawn.ply - 1] : null;
   const ended = drawn.over && !before.over;
-  if (moved || ended) {
-    playSound(soundFor({ ended, check: (game.in_check || []).length > 0, capture: /[x!]/.test(moved?.move || '') }));
-  }
+  // A check sounds when it is given, not again while a seat waits for its turn to answer it.
+  const check = drawn.checked.some((seat) => !before.checked.includes(seat));
+  if (moved || ended) playSound(soundFor({ ended, check, capture: /[x!]/.test(moved?.move || '') }));
   const mv = moved && parseMove(moved.move);
   if (mv?.kind === 'board') return { from: mv.from, to: mv.to };
   if (mv?.kind === 'drop') return { from: null, to: mv.to };

@@ -92,12 +92,7 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table {
-            game,
-            draw_offers: PlayerSet::EMPTY,
-            placings: None,
-            cells,
-        })
+        Ok(Table { game, draw_offers: PlayerSet::EMPTY, placings: None, cells })
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -382,7 +377,8 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
         })
         .collect();
     let players_in = pos.players_in();
-    let in_check = pos.seats().iter().filter(|&&seat| players_in.contains(seat) && pos.in_check(seat)).map(|&seat| name(seat)).collect();
+    let in_check =
+        pos.seats().iter().filter(|&&seat| players_in.contains(seat) && pos.in_check(seat)).map(|&seat| name(seat)).collect();
     wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands, in_check }
 }
 
@@ -423,6 +419,19 @@ mod tests {
             }
         }
         panic!("no alliance was proposed in 500 random games");
+    }
+
+    #[test]
+    fn the_seat_whose_king_is_attacked_is_in_check_in_the_view_and_the_positions() {
+        let mut table = Table::new(Variant::HexShogi91, &[]).unwrap();
+        let [black, white] = [Player::First, Player::Second];
+        assert!(table.view().drawn.in_check.is_empty());
+        table.apply(black, &Action::Move("K4j-4i".into())).unwrap();
+        // White's bishop leaves 6b and attacks Black's king on 4i.
+        table.apply(white, &Action::Move("B6b-7c".into())).unwrap();
+        assert_eq!(table.view().drawn.in_check, ["Black"]);
+        assert_eq!(table.position_after(2).unwrap().drawn.in_check, ["Black"]);
+        assert!(table.position_after(1).unwrap().drawn.in_check.is_empty());
     }
 
     #[test]
