@@ -1,19 +1,22 @@
 // The board as SVG, drawn from the server's layout (GET /api/variants/{name}/layout): one
-// polygon per cell, pieces as rotated letters, the Garden marked; arrow keys move the focus.
+// polygon per cell, pieces as rotated letters, the Garden marked, the whole turned so that the
+// viewing seat sits at the bottom; the moves of the round marked in their seats' colours, a king
+// in check, pieces sliding to their cells; arrow keys move the focus.
 
 import { pieceName } from './moves.js';
+import { boardTurn } from './orientation.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SQRT3 = Math.sqrt(3);
 
-/** Colours of each seat's pieces: body fill, outline, letter. */
+/** Colours of each seat's pieces (body fill, outline, letter) and of its moves on the board. */
 const SEAT_STYLES = {
-  First: { fill: '#fbeccb', stroke: '#b3261e', text: '#b3261e' },
-  Middle: { fill: '#fbeccb', stroke: '#1f4fa8', text: '#1f4fa8' },
-  Last: { fill: '#fbeccb', stroke: '#1b7a3a', text: '#1b7a3a' },
-  Black: { fill: '#2f2f2f', stroke: '#111', text: '#fff' },
-  White: { fill: '#fffdf6', stroke: '#555', text: '#222' },
-  Gray: { fill: '#a3a8ad', stroke: '#4a4f55', text: '#111' },
+  First: { fill: '#fbeccb', stroke: '#b3261e', text: '#b3261e', trail: '#d0342c' },
+  Middle: { fill: '#fbeccb', stroke: '#1f4fa8', text: '#1f4fa8', trail: '#2f6fe0' },
+  Last: { fill: '#fbeccb', stroke: '#1b7a3a', text: '#1b7a3a', trail: '#23a04c' },
+  Black: { fill: '#2f2f2f', stroke: '#111', text: '#fff', trail: '#3a3a3a' },
+  White: { fill: '#fffdf6', stroke: '#555', text: '#222', trail: '#ffffff' },
+  Gray: { fill: '#a3a8ad', stroke: '#4a4f55', text: '#111', trail: '#5d6670' },
 };
 const FALLBACK_STYLES = [SEAT_STYLES.First, SEAT_STYLES.Middle, SEAT_STYLES.Last];
 
@@ -34,6 +37,17 @@ function el(name, attrs = {}, parent = null) {
 }
 
 const fmt = (n) => Number(n.toFixed(4));
+const pointsText = (points) => points.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' ');
+
+/** A layout cell as seen with the board turned `turn` degrees clockwise (y grows downward). */
+function turned(cell, turn) {
+  const a = (Math.PI / 180) * turn;
+  const [cos, sin] = [Math.cos(a), Math.sin(a)];
+  const flip = { triangle_up: 'triangle_down', triangle_down: 'triangle_up' };
+  // Hexagons with a corner up stay so under turns of 60°; a half turn flips triangles.
+  const shape = turn === 180 && flip[cell.shape] ? flip[cell.shape] : cell.shape;
+  return { ...cell, shape, x: cell.x * cos - cell.y * sin, y: cell.x * sin + cell.y * cos };
+}
 
 /**
  * Geometry of one cell: polygon points, where a piece sits and how big it is.
@@ -75,27 +89,42 @@ export class BoardView {
   /**
    * @param container element to draw into
    * @param layout the server's layout
-   * @param options { variant, seats: [seat names in order], onActivate(cellName) }
+   * @param options { variant, seats: [seat names in order], viewSeat: the seat at the bottom,
+   *                  onActivate(cellName) }
    */
-  constructor(container, layout, { variant, seats, onActivate }) {
+  constructor(container, layout, { variant, seats, viewSeat, onActivate }) {
     this.container = container;
     this.layout = layout;
     this.variant = variant;
     this.seats = seats;
     this.onActivate = onActivate;
-    this.cells = new Map();
     this.marked = new Set(layout.marked || []);
     this.focused = null;
-    this.pieces = new Map();
+    this.lastView = null;
+    this.viewSeat = viewSeat || seats[0];
     this.build();
   }
 
+  /** Turns the board so that `seat` sits at the bottom, and draws the last view again. */
+  setViewSeat(seat) {
+    if (seat === this.viewSeat) return;
+    this.viewSeat = seat;
+    const focused = this.focused;
+    this.build();
+    this.setTabStop(focused);
+    if (this.lastView) this.render({ ...this.lastView, motion: null });
+  }
+
   build() {
+    this.cells = new Map();
+    this.pieces = new Map();
+    this.turn = boardTurn(this.layout, this.seats, this.viewSeat);
     const { cells } = this.layout;
     const centroid = this.layout.centre !== 'box';
     const origin = cells[0] || { x: 0, y: 0 };
+    const shown = cells.map((c) => turned(c, this.turn));
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    const geos = cells.map((c) => {
+    const geos = shown.map((c) => {
       const g = cellGeometry(c, centroid);
       for (const [px, py] of g.points) {
         minX = Math.min(minX, px); maxX = Math.max(maxX, px);
@@ -109,9 +138,17 @@ export class BoardView {
       role: 'group',
       'aria-label': `${this.variant} board`,
       'data-variant': this.variant,
+      'data-view-seat': this.viewSeat,
+      'data-turn': this.turn,
     });
     this.svg = svg;
-    const cellLayer = el('g', { class: 'cells' }, svg);
+    // The glow under a king in check (lishogi's): red at the centre, fading out.
+    const glow = el('radialGradient', { id: 'check-glow' }, el('defs', {}, svg));
+    [['0', '#ff0000', 1], ['0.45', '#e70000', 0.95], ['0.85', '#b00000', 0.35], ['1', '#9e0000', 0]].forEach(([offset, colour, opacity]) => {
+      el('stop', { offset, 'stop-color': colour, 'stop-opacity': opacity }, glow);
+    });
+    this.cellLayer = el('g', { class: 'cells' }, svg);
+    const cellLayer = this.cellLayer;
     cells.forEach((c, i) => {
       const geo = geos[i];
       const marked = this.marked.has(c.name);
@@ -121,7 +158,7 @@ export class BoardView {
         tabindex: '-1',
         role: 'button',
       }, cellLayer);
-      el('polygon', { points: geo.points.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' ') }, g);
+      el('polygon', { points: pointsText(geo.points) }, g);
       if (marked) {
         const mark = el('text', { class: 'garden-mark', x: fmt(geo.cx), y: fmt(geo.cy), 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
         mark.textContent = '✿';
@@ -130,7 +167,8 @@ export class BoardView {
       label.textContent = c.name;
       el('circle', { class: 'dot', cx: fmt(geo.cx), cy: fmt(geo.cy), r: fmt(0.22 * geo.scale) }, g);
       const pieceSlot = el('g', { class: 'piece-slot' }, g);
-      this.cells.set(c.name, { ...c, geo, g, pieceSlot, marked });
+      // Screen coordinates, for the arrow keys.
+      this.cells.set(c.name, { ...shown[i], geo, g, pieceSlot, marked });
       g.addEventListener('click', () => this.activate(c.name));
       g.addEventListener('focus', () => this.showFocus(c.name, g.matches(':focus-visible')));
     });
@@ -159,7 +197,7 @@ export class BoardView {
       return;
     }
     const cell = this.cells.get(name);
-    this.focusRing.setAttribute('points', cell.geo.points.map(([px, py]) => `${fmt(px)},${fmt(py)}`).join(' '));
+    this.focusRing.setAttribute('points', pointsText(cell.geo.points));
     this.focusRing.removeAttribute('hidden');
   }
 
@@ -233,12 +271,15 @@ export class BoardView {
 
   /**
    * Draws a position and its highlights.
-   * view = { board: [{cell, seat, letter, promoted}], lastMove: [cells], selected, dests: Set,
-   *          targets: Set, chosen: Set, movable: Set, interactive }
+   * view = { board: [{cell, seat, letter, promoted}], trail: [{seat, cells}] (oldest first),
+   *          checked: [seats], motion: {from, to} (from null for a drop) | null, selected,
+   *          dests: Set, targets: Set, chosen: Set, movable: Set, interactive }
    */
   render(view) {
+    this.lastView = view;
     const board = new Map((view.board || []).map((p) => [p.cell, p]));
-    const last = new Set(view.lastMove || []);
+    const trail = this.trailOf(view.trail || []);
+    const checked = new Set(view.checked || []);
     this.container.classList.toggle('interactive', !!view.interactive);
     for (const [name, cell] of this.cells) {
       const piece = board.get(name) || null;
@@ -250,7 +291,19 @@ export class BoardView {
       }
       const cls = cell.g.classList;
       cls.toggle('has-piece', !!piece);
-      cls.toggle('last', last.has(name));
+      const step = trail.get(name);
+      cls.toggle('last', !!step);
+      cls.toggle('latest', !!step?.latest);
+      if (step) {
+        cell.g.style.setProperty('--trail', step.colour);
+        cell.g.style.setProperty('--trail-mix', `${step.mix}%`);
+        cell.g.dataset.trail = step.seat;
+      } else {
+        cell.g.style.removeProperty('--trail');
+        cell.g.style.removeProperty('--trail-mix');
+        delete cell.g.dataset.trail;
+      }
+      this.markCheck(cell, !!piece && piece.letter === 'K' && !piece.promoted && checked.has(piece.seat));
       cls.toggle('selected', view.selected === name);
       cls.toggle('dest', !!view.dests?.has(name));
       cls.toggle('target', !!view.targets?.has(name));
@@ -260,12 +313,62 @@ export class BoardView {
       if (piece) cell.g.dataset.piece = `${piece.seat}:${piece.promoted ? '+' : ''}${piece.letter}`;
       else delete cell.g.dataset.piece;
     }
+    if (view.motion) this.animate(view.motion);
+  }
+
+  /**
+   * Cell → how it is marked by the moves of the trail: its seat's colour, stronger the more
+   * recent the move; a cell touched twice shows the later move.
+   */
+  trailOf(moves) {
+    const marks = new Map();
+    moves.forEach((mv, i) => {
+      const latest = i === moves.length - 1;
+      const mix = latest ? 50 : Math.round(25 + (15 * (i + 1)) / moves.length);
+      const colour = seatStyle(mv.seat, Math.max(0, this.seats.indexOf(mv.seat))).trail;
+      for (const cell of mv.cells) marks.set(cell, { seat: mv.seat, colour, mix, latest });
+    });
+    return marks;
+  }
+
+  /** The red glow under a king in check. */
+  markCheck(cell, inCheck) {
+    cell.g.classList.toggle('in-check', inCheck);
+    const glow = cell.g.querySelector('.check-glow');
+    if (inCheck && !glow) {
+      cell.g.insertBefore(el('circle', {
+        class: 'check-glow', cx: fmt(cell.geo.cx), cy: fmt(cell.geo.cy), r: fmt(1.1 * cell.geo.scale), fill: 'url(#check-glow)',
+      }), cell.pieceSlot);
+    } else if (!inCheck && glow) glow.remove();
+  }
+
+  /**
+   * The piece just moved slides from its cell to its new one (its cell drawn last, so that it
+   * passes over the others); a dropped piece fades in. CSS times both, and stills them for
+   * readers who ask for reduced motion.
+   */
+  animate({ from, to }) {
+    const target = this.cells.get(to);
+    if (!target || !target.pieceSlot.firstChild) return;
+    const source = from && this.cells.get(from);
+    if (!source) {
+      target.pieceSlot.firstChild.classList.add('dropped');
+      return;
+    }
+    const slot = target.pieceSlot;
+    this.cellLayer.appendChild(target.g);
+    slot.classList.remove('sliding');
+    slot.style.transform = `translate(${fmt(source.geo.cx - target.geo.cx)}px, ${fmt(source.geo.cy - target.geo.cy)}px)`;
+    slot.getBoundingClientRect(); // the start position takes effect before the transition
+    slot.classList.add('sliding');
+    slot.style.transform = '';
   }
 
   describe(name, piece, cell, view) {
     const parts = [name];
     if (cell.marked) parts.push('Pleasure Garden');
     parts.push(piece ? `${piece.seat} ${pieceName(this.variant, piece.letter, piece.promoted)}` : 'empty');
+    if (cell.g.classList.contains('in-check')) parts.push('in check');
     if (view.selected === name) parts.push('selected');
     if (view.dests?.has(name)) parts.push('legal destination');
     if (view.chosen?.has(name)) parts.push('chosen for removal');
@@ -276,7 +379,8 @@ export class BoardView {
   drawPiece(cell, piece) {
     const index = Math.max(0, this.seats.indexOf(piece.seat));
     const style = seatStyle(piece.seat, index);
-    const rotation = this.layout.seat_rotation?.[index] || 0;
+    // Each army's letters face its own side, as the board is turned.
+    const rotation = (this.layout.seat_rotation?.[index] || 0) + this.turn;
     const s = cell.geo.scale;
     const g = el('g', {
       class: `piece seat-${index}${piece.promoted ? ' promoted' : ''}`,

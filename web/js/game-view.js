@@ -1,5 +1,6 @@
 // Drawing the game page from what the page knows: the board and its highlights, whose turn,
-// the selection bar, the panels, the buttons' states, the connection line, the end screen.
+// the selection bar, the panels, the buttons' states, the connection line, the end screen; and
+// the sound and the slide of each new move.
 
 import { renderDrawOffer } from './draw-offer.js';
 import { renderTakeback } from './takeback.js';
@@ -13,6 +14,7 @@ import { renderPlayers, renderHands } from './players-view.js';
 import { renderMoves } from './move-list.js';
 import { showEnd } from './dialogs.js';
 import { showNotice } from './notices.js';
+import { playSound, soundFor } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,6 +23,7 @@ let onPickHand = () => {};
 let onGoTo = () => {};
 let title = '';           // the game's name for players (the layout's `title`)
 let endShown = false;     // the end screen opens once; closed, it stays closed
+let drawn = null;         // { ply, over, checked } of the live game drawn last: what is new since
 
 /** The board to draw on, and what a click on a piece in hand or on a move does. */
 export function initView(boardView, handlers) {
@@ -40,6 +43,43 @@ function moveCells(text) {
   if (mv.kind === 'drop') return [mv.to];
   if (mv.kind === 'illuminate') return [mv.from, ...mv.targets];
   return [];
+}
+
+/**
+ * The moves marked on the board, oldest first: those since the viewer's own last move (that
+ * move itself while it is the latest); for a spectator or a hot-seat page, the last round.
+ */
+function trailOf(game) {
+  const { moves } = game;
+  const own = hotseat ? null : [...mySeats()][0];
+  let from;
+  if (own) {
+    const last = moves.findLastIndex((m) => m.seat === own);
+    from = last >= 0 && last === moves.length - 1 ? last : last + 1;
+  } else {
+    const round = Math.max(1, game.seats.filter((s) => s.active !== false).length);
+    from = Math.max(0, moves.length - round);
+  }
+  return moves.slice(from).map((m) => ({ seat: m.seat, cells: moveCells(m.move) }));
+}
+
+/**
+ * What is new in the live game since it was last drawn: a sound for a new move or the end of
+ * the game, and the move to animate (one ply on; none on the first drawing).
+ */
+function announce(game) {
+  const before = drawn;
+  drawn = { ply: game.moves.length, over: !!game.outcome, checked: game.in_check || [] };
+  if (!before) return null;
+  const moved = drawn.ply === before.ply + 1 ? game.moves[drawn.ply - 1] : null;
+  const ended = drawn.over && !before.over;
+  // A check sounds when it is given, not again while a seat waits for its turn to answer it.
+  const check = drawn.checked.some((seat) => !before.checked.includes(seat));
+  if (moved || ended) playSound(soundFor({ ended, check, capture: /[x!]/.test(moved?.move || '') }));
+  const mv = moved && parseMove(moved.move);
+  if (mv?.kind === 'board') return { from: mv.from, to: mv.to };
+  if (mv?.kind === 'drop') return { from: null, to: mv.to };
+  return null;
 }
 
 function describePiece(cell) {
@@ -67,7 +107,7 @@ export function render() {
   $('move-input').placeholder = example ? `Type a move, e.g. ${example}` : 'Type a move';
 
   renderTurn(seat, me);
-  renderBoard(seat);
+  renderBoard(seat, announce(game));
   renderSelectionBar(seat);
   renderPlayers(seat, onPickHand);
   renderMoves(onGoTo);
@@ -108,13 +148,17 @@ function renderTurn(seat, me) {
     text = `${game.to_move} to move${bot}`;
     if (me.size && !hotseat) text += ' — waiting';
   }
+  if (game.to_move && (game.in_check || []).includes(game.to_move)) text += ' · in check';
   if (state.awaiting) text += ' · sending…';
   turn.textContent = text;
   turn.classList.toggle('mine', !!seat);
 }
 
-/** The live position with what `seat` may do, or an earlier one (fetched when not known). */
-function renderBoard(seat) {
+/**
+ * The live position with what `seat` may do and the move `motion` animated, or an earlier one
+ * (fetched when not known).
+ */
+function renderBoard(seat, motion) {
   const { game, legal, selection, viewPly } = state;
   let view;
   const reviewing = viewPly !== null;
@@ -130,18 +174,21 @@ function renderBoard(seat) {
     const what = viewPly === 0 ? 'the start position' : `the position after move ${viewPly} (${mv.seat} ${mv.short || mv.move})`;
     if (position) {
       $('viewing-text').textContent = `Showing ${what}.`;
-      view = { board: position.board, lastMove: mv ? moveCells(mv.move) : [] };
+      view = {
+        board: position.board,
+        trail: mv ? [{ seat: mv.seat, cells: moveCells(mv.move) }] : [],
+        checked: position.in_check || [],
+      };
       renderHands(position.hands, null, onPickHand);
     } else {
       $('viewing-text').textContent = `Fetching ${what}…`;
       board.container.classList.add('unavailable');
-      view = { board: [], lastMove: [] };
+      view = { board: [] };
       renderHands({}, null, onPickHand);
     }
   } else {
     viewing.hidden = true;
-    const last = game.moves[game.moves.length - 1];
-    view = { board: game.board, lastMove: last ? moveCells(last.move) : [] };
+    view = { board: game.board, trail: trailOf(game), checked: game.in_check || [], motion };
     if (seat && !state.awaiting) {
       view.interactive = true;
       view.movable = new Set([...legal.from.keys(), ...legal.illuminations.keys()]);

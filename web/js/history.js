@@ -12,14 +12,24 @@ export class History {
     this.fetching = new Set();
   }
 
-  /** Keeps the position of a state: the board and the hands after `moves.length` plies. A
-   *  state with fewer moves follows a takeback: the positions after it no longer exist. */
+  /** Keeps the position of a state after `moves.length` plies: whose turn, board, hands,
+   *  checks. A state with fewer moves follows a takeback: the positions after it are gone. */
   record(state) {
+    const { to_move, board, hands, in_check } = state;
     const plies = state.moves.length;
     for (const ply of this.positions.keys()) {
       if (ply > plies) this.positions.delete(ply);
     }
-    this.positions.set(plies, { board: state.board, hands: state.hands });
+    this.positions.set(plies, { to_move, board, hands, in_check });
+  }
+
+  /** A promise of the position after `ply` plies, fetched when not known. */
+  async load(ply) {
+    const known = this.positions.get(ply);
+    if (known) return known;
+    const position = await api.position(this.gameId, ply);
+    this.positions.set(ply, position);
+    return position;
   }
 
   /**

@@ -17,8 +17,13 @@ import { wireTakeback } from './takeback.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
 import { setPieceNames } from './moves.js';
+import { initialViewSeat } from './orientation.js';
+import { Pacer } from './pacing.js';
+import { wireViewControls } from './view-controls.js';
 
 const $ = (id) => document.getElementById(id);
+
+let pacer = null; // shows the server's states one move at a time
 
 async function start() {
   $('spectator').href = `/play/${encodeURIComponent(gameId)}`;
@@ -44,10 +49,21 @@ async function start() {
   state.history = new History(gameId, (ply) => {
     if (state.viewPly === ply) render();
   });
+  const seats = first.seats.map((s) => s.seat);
   const board = new BoardView($('board'), layout, {
     variant: first.variant,
-    seats: first.seats.map((s) => s.seat),
+    seats,
+    viewSeat: initialViewSeat(gameId, seats, tokens.map((t) => t.seat)),
     onActivate: onCell,
+  });
+  wireViewControls({ board, layout, seats, gameId, spectator: !tokens.length });
+  pacer = new Pacer({
+    show: (game) => {
+      if (receive(game)) render();
+    },
+    positionAt: (ply) => state.history.load(ply),
+    isOwn: (seat) => mySeats().has(seat),
+    catchUp: seats.length,
   });
   board.setCoordinates($('show-coords').checked);
   initView(board, { onPickHand, onGoTo: goTo, title: layout.title });
@@ -86,13 +102,13 @@ function onMessage(message, socket) {
 }
 
 function onState(game, socket) {
-  if (!receive(game)) return;
   noteStateForTypedMove(game);
+  pacer.push(game);
   if (socket && state.badToken === false && socket.claimed && !socket.you && socket.open) {
     // A token whose connection the server treats as a spectator's.
     document.body.dataset.role = mySeats().size ? document.body.dataset.role : 'spectator';
+    render();
   }
-  render();
 }
 
 start();

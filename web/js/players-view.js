@@ -84,6 +84,7 @@ export function renderPlayers(seat, onPickHand) {
     const tags = [];
     if (me.has(s.seat)) tags.push(['you', hotseat ? 'this device' : 'you']);
     if (!game.outcome && game.to_move === s.seat) tags.push(['move', 'to move']);
+    if ((game.in_check || []).includes(s.seat)) tags.push(['check', 'in check']);
     if (out && !placings) tags.push(['out', 'out']);
     if (placings && placings[s.seat] != null) tags.push(['place', `place ${placings[s.seat]}`]);
     if ((game.draw_offered_by || []).includes(s.seat)) tags.push(['draw', 'offers a draw']);

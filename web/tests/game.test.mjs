@@ -215,17 +215,28 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
       onCell = await page.evaluate(() => document.activeElement?.dataset?.cell || null);
     }
     assert.ok(onCell, 'a cell of the board is in the tab order');
+    // The arrow keys follow the board as it is shown (turned to First's side): where the focused
+    // cell's centre is on screen, in pixels, and how far a cell's row is.
+    const focusedCentre = () => page.evaluate(() => {
+      const r = document.activeElement.querySelector('polygon').getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2, row: r.height * 0.75 };
+    });
     await page.focus('[data-cell="7g"]');
+    const start = await focusedCentre();
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), '6g');
+    const right = await focusedCentre();
+    assert.ok(right.x > start.x + start.row / 2 && Math.abs(right.y - start.y) < 2, 'ArrowRight: the next cell to the right');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), '8g');
+    const left = await focusedCentre();
+    assert.ok(left.x < start.x - start.row / 2 && Math.abs(left.y - start.y) < 2, 'ArrowLeft twice: the cell left of the start');
     await page.keyboard.press('ArrowUp');
-    assert.match(await page.evaluate(() => document.activeElement.dataset.cell), /^(7f|8f)$/);
+    const up = await focusedCentre();
+    assert.ok(Math.abs(up.y - (start.y - start.row)) < 2 && Math.abs(up.x - left.x) < start.row, 'ArrowUp: the row above');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    assert.match(await page.evaluate(() => document.activeElement.dataset.cell), /^[0-9]+h$/);
+    const down = await focusedCentre();
+    assert.ok(Math.abs(down.y - (start.y + start.row)) < 2, 'ArrowDown twice: the row below the start');
     // The focused cell is visibly marked.
     assert.ok(await page.locator('.focus-ring').isVisible(), 'a focus ring is drawn');
     await screenshot(page, 'sannin-keyboard-focus.png');

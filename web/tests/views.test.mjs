@@ -34,12 +34,14 @@ describe('boards and screens', { concurrency: false }, () => {
       assert.deepEqual(marked, [...layout.marked].sort(), `${variant.name}: the marked cells`);
       const state = await getJSON(`/api/games/${created.id}`);
       assert.deepEqual(await boardOf(page), serverBoard(state), `${variant.name}: the pieces of the start position`);
-      // Each piece is turned by its seat's rotation.
+      // Each piece is turned by its seat's rotation, on a board turned to the viewer's side.
+      const turn = Number(await page.locator('#board svg').getAttribute('data-turn'));
       for (const [i, seat] of variant.seats.entries()) {
         const piece = state.board.find((p) => p.seat === seat);
         if (!piece) continue;
         const transform = await page.locator(`[data-cell="${piece.cell}"] .piece`).getAttribute('transform');
-        assert.match(transform, new RegExp(`rotate\\(${layout.seat_rotation[i]}\\)`), `${variant.name}: ${seat}'s facing`);
+        const rotation = Number(/rotate\((-?[\d.]+)\)/.exec(transform)[1]);
+        assert.equal((((rotation - turn - layout.seat_rotation[i]) % 360) + 360) % 360, 0, `${variant.name}: ${seat}'s facing`);
       }
       // The layout declares its conventions, and pieces are named with its names.
       assert.equal(layout.centre, 'centroid', `${variant.name}: centres are centroids`);

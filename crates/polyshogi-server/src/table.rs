@@ -488,7 +488,8 @@ fn legal_move_texts<P: Rules>(game: &Game<P>) -> Vec<String> {
     legal.iter().map(|&m| move_text::canonical(pos, m)).collect()
 }
 
-/// A position as the client draws it: to_move (none once the game is over), board and hands.
+/// A position as the client draws it: to_move (none once the game is over), board, hands and
+/// the seats in check.
 fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
     let name = |p: Player| pos.seat_name(p).to_string();
     let board = cells
@@ -517,7 +518,10 @@ fn position_view<P: Rules>(pos: &P, cells: &[Cell]) -> wire::DrawnPosition {
             (name(seat), hand)
         })
         .collect();
-    wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands }
+    let players_in = pos.players_in();
+    let in_check =
+        pos.seats().iter().filter(|&&seat| players_in.contains(seat) && pos.in_check(seat)).map(|&seat| name(seat)).collect();
+    wire::DrawnPosition { to_move: pos.outcome().is_none().then(|| name(pos.to_move())), board, hands, in_check }
 }
 
 #[cfg(test)]
@@ -557,6 +561,19 @@ mod tests {
             }
         }
         panic!("no alliance was proposed in 500 random games");
+    }
+
+    #[test]
+    fn the_seat_whose_king_is_attacked_is_in_check_in_the_view_and_the_positions() {
+        let mut table = Table::new(Variant::HexShogi91, &[]).unwrap();
+        let [black, white] = [Player::First, Player::Second];
+        assert!(table.view().drawn.in_check.is_empty());
+        table.apply(black, &Action::Move("K4j-4i".into())).unwrap();
+        // White's bishop leaves 6b and attacks Black's king on 4i.
+        table.apply(white, &Action::Move("B6b-7c".into())).unwrap();
+        assert_eq!(table.view().drawn.in_check, ["Black"]);
+        assert_eq!(table.position_after(2).unwrap().drawn.in_check, ["Black"]);
+        assert!(table.position_after(1).unwrap().drawn.in_check.is_empty());
     }
 
     #[test]

@@ -206,6 +206,9 @@ pub struct DrawnPosition {
     pub board: Vec<BoardPiece>,
     /// Each seat's pieces in hand: letter → count, pieces held only.
     pub hands: BTreeMap<String, BTreeMap<char, u8>>,
+    /// The seats still in the game whose king is attacked, in seat order; always empty in the
+    /// games without check (Sankaku shogi).
+    pub in_check: Vec<String>,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]

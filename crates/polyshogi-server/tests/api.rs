@@ -351,7 +351,7 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
 
 /// What a client draws of a state: the position after `ply` moves.
 fn drawn(state: &Value, ply: usize) -> Value {
-    json!({ "ply": ply, "to_move": state["to_move"], "board": state["board"], "hands": state["hands"] })
+    json!({ "ply": ply, "to_move": state["to_move"], "board": state["board"], "hands": state["hands"], "in_check": state["in_check"] })
 }
 
 /// The record replays, resignations and draws included, to the game's final position.
