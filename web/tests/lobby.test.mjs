@@ -94,7 +94,7 @@ describe('lobby and rules pages', { concurrency: false }, () => {
     assert.deepEqual(await drop.locator('option').allInnerTexts(), ['yes (default)', 'no']);
     await drop.selectOption('false');
     await page.locator('#rules [data-key="compulsory"]').selectOption('confirm');
-    assert.equal(await page.locator('#rules-summary').innerText(), '(No mate by pawn drop: no; Compulsory alliances: confirm)');
+    assert.equal(await page.locator('#rules-summary').innerText(), '(Compulsory alliances: confirm; No mate by pawn drop: no)');
     await screenshot(page, 'lobby-options.png', { fullPage: true });
     await context.close();
   });

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use polyshogi::mv::Move;
-use polyshogi::{Game, Rules};
+use polyshogi::Game;
 use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
 use tracing::warn;
 

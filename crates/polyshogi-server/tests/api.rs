@@ -365,7 +365,11 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     first.send(json!({ "type": "move", "move": "P-5e" })).await;
     assert!(first.next_error().await.contains("the game is over"));
     let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
-    assert!(record.contains("resign:Last {Last resigns}") && record.contains(" draw {draw among First+Middle"), "{record}");
+    assert!(
+        record.contains("resign:Last {Last resigns}")
+            && record.contains(" draw {Draw by agreement, between First and Middle; places: First 1st, Middle 1st, Last 3rd}"),
+        "{record}"
+    );
     assert!(!record.contains("[Result \"*\"]"), "{record}");
     assert_replays_to(&record, &state);
 
