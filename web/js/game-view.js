@@ -15,6 +15,7 @@ import { renderMoves } from './move-list.js';
 import { showEnd } from './dialogs.js';
 import { showNotice } from './notices.js';
 import { playSound, soundFor } from './sound.js';
+import { gameRulesText, loadRuleWords } from './rule-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +30,8 @@ let drawn = null;         // { ply, over, checked } of the live game drawn last:
 export function initView(boardView, handlers) {
   board = boardView;
   ({ onPickHand, onGoTo, title } = handlers);
+  // The header says the rule options in words once the server has told them.
+  loadRuleWords().then(render, () => {});
 }
 
 export function showCoordinates(show) {
@@ -101,7 +104,8 @@ export function render() {
   main.dataset.over = game.outcome ? '1' : '';
   main.dataset.acting = seat || '';
   $('game-title').textContent = `${title || game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
-    + (game.rules?.length ? ` · ${game.rules.join(', ')}` : '');
+    + (game.rules?.length ? ` · ${gameRulesText(game.variant, game.rules)}` : '');
+  $('rules-page-link').href = `/rules/${encodeURIComponent(game.variant)}`;
   // An example in this game's own notation: the first legal move.
   const example = game.legal_moves?.[0];
   $('move-input').placeholder = example ? `Type a move, e.g. ${example}` : 'Type a move';

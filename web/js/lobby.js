@@ -2,6 +2,7 @@
 // game and hand out the seat links, or start a hot-seat game on this device.
 
 import { api } from './api.js';
+import { rulesInWords, valueWords } from './rule-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,7 +22,7 @@ async function start() {
     return;
   }
   const select = $('variant');
-  select.replaceChildren(...variants.map((v) => new Option(`${v.title} (${v.seats.length} players)`, v.name)));
+  select.replaceChildren(...variants.map((v) => new Option(gameTitle(v), v.name)));
   select.disabled = false;
   select.addEventListener('change', showVariant);
   $('use-clock').addEventListener('change', () => { $('clock-fields').hidden = !$('use-clock').checked; });
@@ -42,6 +43,16 @@ async function start() {
   $('create-button').disabled = false;
 }
 
+/** A game's title as players know it: "Sannin shogi · 3 players", "Hex Shogi 91". Two players
+ *  go without saying; three are said where the title does not say it. */
+function gameTitle(v) {
+  return v.seats.length === 2 || /player/i.test(v.title) ? v.title : `${v.title} · ${v.seats.length} players`;
+}
+
+function defaultLevel() {
+  return (levels.find((l) => l.default) || levels[0])?.name;
+}
+
 function currentVariant() {
   return variants.find((v) => v.name === $('variant').value) || variants[0];
 }
@@ -55,6 +66,9 @@ function showVariant() {
   const note = $('variant-note');
   note.hidden = !v.note;
   note.textContent = v.note || '';
+  const rulesLink = $('rules-link');
+  rulesLink.href = `/rules/${encodeURIComponent(v.name)}`;
+  rulesLink.textContent = `How to play ${v.title}`;
   showSeats();
   showRules();
 }
@@ -73,16 +87,37 @@ function showSeats() {
     select.id = id;
     select.dataset.seat = seat;
     select.append(new Option('Human', 'human'));
-    for (const level of levels) select.append(new Option(`Bot: ${level}`, `bot:${level}`));
+    // Every level plays the game's own best engine (the server maps it), so each suits the
+    // seat count; the hint says how strong it is.
+    for (const level of levels) {
+      const option = new Option(`Bot: ${level.label}`, `bot:${level.name}`);
+      option.title = level.strength;
+      select.append(option);
+    }
     // A sensible default: the first seat human, the others bots (online); all human (hot-seat).
-    if (mode() === 'links' && i > 0 && levels.length) select.value = `bot:${levels[0]}`;
-    row.append(label, select);
+    if (mode() === 'links' && i > 0 && levels.length) select.value = `bot:${defaultLevel()}`;
+    const hint = document.createElement('span');
+    hint.className = 'level-hint';
+    hint.id = `seat-hint-${i}`;
+    const showHint = () => {
+      const level = levels.find((l) => `bot:${l.name}` === select.value);
+      hint.textContent = level ? level.strength : '';
+      hint.hidden = !level;
+    };
+    select.addEventListener('change', showHint);
+    showHint();
+    row.append(label, select, hint);
     return row;
   }));
 }
 
 function onMode() {
-  if (mode() === 'hotseat') for (const select of $('seats').querySelectorAll('select')) select.value = 'human';
+  if (mode() === 'hotseat') {
+    for (const select of $('seats').querySelectorAll('select')) {
+      select.value = 'human';
+      select.dispatchEvent(new Event('change'));
+    }
+  }
 }
 
 function showRules() {
@@ -94,25 +129,34 @@ function showRules() {
     const id = `rule-${i}`;
     const label = document.createElement('label');
     label.htmlFor = id;
-    label.textContent = opt.key;
+    label.textContent = opt.label;
     let input;
     if (Array.isArray(opt.values) && opt.values.length) {
       input = document.createElement('select');
-      for (const value of opt.values) input.append(new Option(value === opt.default ? `${value} (default)` : value, value));
-      if (!opt.values.includes(opt.default)) input.prepend(new Option(`${opt.default} (default)`, opt.default));
+      for (const value of opt.values) {
+        const words = valueWords(value);
+        input.append(new Option(value === opt.default ? `${words} (default)` : words, value));
+      }
+      if (!opt.values.includes(opt.default)) input.prepend(new Option(`${valueWords(opt.default)} (default)`, opt.default));
     } else {
       input = document.createElement('input');
-      input.type = 'text';
-      input.inputMode = /^\d+$/.test(String(opt.default)) ? 'numeric' : 'text';
+      input.type = 'number';
+      input.min = '0';
+      input.step = '1';
+      input.inputMode = 'numeric';
     }
     input.id = id;
     input.dataset.key = opt.key;
     input.dataset.default = String(opt.default);
     input.value = String(opt.default);
-    const hint = document.createElement('span');
-    hint.className = 'default';
-    hint.textContent = `default: ${opt.default}`;
-    input.addEventListener('input', () => {
+    const hint = document.createElement('p');
+    hint.className = 'explanation';
+    hint.textContent = opt.explanation;
+    const source = document.createElement('span');
+    source.className = 'source';
+    source.textContent = `Default: ${valueWords(opt.default)}. Source: ${opt.source}.`;
+    hint.append(' ', source);
+    input.addEventListener(input.tagName === 'SELECT' ? 'change' : 'input', () => {
       row.classList.toggle('changed', input.value.trim() !== input.dataset.default);
       summarizeRules();
     });
@@ -130,8 +174,9 @@ function chosenRules() {
 }
 
 function summarizeRules() {
-  const rules = chosenRules();
-  $('rules-summary').textContent = rules.length ? `(${rules.join(', ')})` : '(all defaults)';
+  const v = currentVariant();
+  const words = rulesInWords(v, chosenRules());
+  $('rules-summary').textContent = words.length ? `(${words.join('; ')})` : '(all defaults)';
 }
 
 function requestBody() {
@@ -187,7 +232,8 @@ function showCreated(answer, hotseat) {
     name.textContent = `${s.seat}: `;
     li.append(name);
     if (s.kind === 'bot') {
-      li.append(`bot${s.level ? ` (${s.level})` : ''}`);
+      const level = levels.find((l) => l.name === s.level);
+      li.append(`bot, ${level ? level.label : s.level}`);
     } else if (s.link) {
       const a = document.createElement('a');
       a.href = s.link;

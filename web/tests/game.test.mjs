@@ -47,8 +47,8 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     // One row per seat; First human, the two others bots of the first level the server offers.
     assert.equal(await page.locator('#seats select').count(), sannin.seats.length);
     await page.selectOption('#seat-0', 'human');
-    await page.selectOption('#seat-1', `bot:${levels[0]}`);
-    await page.selectOption('#seat-2', `bot:${levels[0]}`);
+    await page.selectOption('#seat-1', `bot:${levels[0].name}`);
+    await page.selectOption('#seat-2', `bot:${levels[0].name}`);
     await page.fill('#clock-minutes', '30');
     await page.fill('#clock-increment', '0');
     await page.click('#create-button');

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use polyshogi::mv::{Move, MoveList};
+use polyshogi::notation::describe::{ending_text, outcome_text};
 use polyshogi::notation::record_write::write_record;
 use polyshogi::outcome::{Event, Outcome};
 use polyshogi::player::Player;
@@ -88,7 +89,10 @@ struct GameResult {
     /// Places per seat (1 = first; players sharing a place share its number).
     places: Vec<u8>,
     plies: usize,
+    /// How the game ended, in words, with names (`Last wins: First and Middle are out of the game`).
     termination: String,
+    /// The same without names, for counting endings (`last player standing`).
+    ending: String,
     record: String,
 }
 
@@ -325,11 +329,13 @@ fn play_game<P: Evaluate>(
     let mut clocks: Vec<u64> = vec![budget.clock.map_or(0, |c| c.0); seats.len()];
     let stop = AtomicBool::new(false);
     let mut termination = String::new();
+    let mut ending = String::new();
     let mut flagged: Option<Player> = None;
     let mut final_places: Option<Vec<u8>> = None;
     while game.position().outcome().is_none() {
         if game.moves().len() >= args.max_plies {
             termination = format!("ply cap {}", args.max_plies);
+            ending = termination.clone();
             break;
         }
         if game.position().decision_pending() {
@@ -355,12 +361,14 @@ fn play_game<P: Evaluate>(
             if spent > clocks[seat] {
                 flagged = Some(mover);
                 termination = format!("{} lost on time", game.position().seat_name(mover));
+                ending = "lost on time".to_string();
                 break;
             }
             clocks[seat] = clocks[seat] - spent + inc;
         }
         let Some(m) = result.best else {
             termination = format!("{} found no move", contestants[lineup[seat]].name());
+            ending = "an engine found no move".to_string();
             break;
         };
         let events = game.play(m).map_err(|e| {
@@ -379,9 +387,9 @@ fn play_game<P: Evaluate>(
         .filter(|_| flagged.is_none())
         .unwrap_or_else(|| points.iter().map(|&p| if p > 0.0 { 1 } else { 2 }).collect());
     if termination.is_empty() {
-        termination = match game.position().outcome() {
-            Some(outcome) => polyshogi::notation::describe::outcome_text(game.position(), outcome),
-            None => "unfinished".to_string(),
+        (termination, ending) = match game.position().outcome() {
+            Some(outcome) => (outcome_text(game.position(), outcome), ending_text(outcome).to_string()),
+            None => ("unfinished".to_string(), "unfinished".to_string()),
         };
     }
     let mut tags: Vec<(String, String)> =
@@ -393,7 +401,7 @@ fn play_game<P: Evaluate>(
     tags.push(("TimeControl".to_string(), budget_text(budget)));
     tags.push(("Termination".to_string(), termination.clone()));
     let record = write_record(&game, &tags, None);
-    Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), termination, record })
+    Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), termination, ending, record })
 }
 
 /// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game
@@ -603,10 +611,9 @@ fn results_table(
     }
     let mut terminations: Vec<(String, usize)> = Vec::new();
     for r in results {
-        let kind = r.termination.split(" (").nth(1).map_or(r.termination.clone(), |s| s.trim_end_matches(')').to_string());
-        match terminations.iter_mut().find(|(k, _)| *k == kind) {
+        match terminations.iter_mut().find(|(k, _)| *k == r.ending) {
             Some((_, n)) => *n += 1,
-            None => terminations.push((kind, 1)),
+            None => terminations.push((r.ending.clone(), 1)),
         }
     }
     let ends: Vec<String> = terminations.iter().map(|(k, n)| format!("{k} {n}")).collect();

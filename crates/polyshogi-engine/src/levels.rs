@@ -46,6 +46,35 @@ impl Level {
         }
     }
 
+    /// The level a lobby offers first: `easy` makes real moves (two plies) yet loses to a
+    /// careful newcomer, where `beginner` blunders too often to be a game and `medium` is some
+    /// 360 Elo stronger (docs/STRENGTH.md).
+    pub const DEFAULT: Level = Level::Easy;
+
+    /// The level's name for players.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Beginner => "Beginner",
+            Level::Easy => "Easy",
+            Level::Medium => "Medium",
+            Level::Hard => "Hard",
+            Level::Expert => "Expert",
+            Level::Max => "Strongest",
+        }
+    }
+
+    /// How strong the level plays, in a line, from the matches of docs/STRENGTH.md.
+    pub fn strength(self) -> &'static str {
+        match self {
+            Level::Beginner => "Looks one move ahead and blunders often; about 120 Elo below Easy",
+            Level::Easy => "Looks two moves ahead, with some mistakes; Medium beats it 9 games in 10",
+            Level::Medium => "Weighs 30,000 positions a move; about 360 Elo above Easy",
+            Level::Hard => "Thinks up to 1 second a move; about 300 Elo above Medium",
+            Level::Expert => "Thinks up to 5 seconds a move (less on a short clock)",
+            Level::Max => "Uses all the thinking time it is given",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Level> {
         Level::ALL.into_iter().find(|l| l.name() == name)
     }
@@ -98,6 +127,7 @@ mod tests {
     fn levels_have_names_and_cap_the_callers_limits() {
         for level in Level::ALL {
             assert_eq!(Level::from_name(level.name()), Some(level));
+            assert!(!level.label().is_empty() && !level.strength().is_empty());
         }
         let given = Limits { movetime_ms: Some(500), ..Limits::default() };
         assert_eq!(Level::Hard.limits(Variant::HexShogi91, &given).movetime_ms, Some(500));

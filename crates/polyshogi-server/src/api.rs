@@ -9,12 +9,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use polyshogi::player::Player;
 use polyshogi::variant::{NewGameError, Variant};
-use polyshogi_engine::EngineKind;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 use tracing::error;
 
 use crate::app::{error_response, find_room, AppState};
+use crate::bots::Bot;
 use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind};
 use crate::table::Table;
 use crate::tokens::{hash_token, new_game_id, new_token};
@@ -26,6 +26,8 @@ pub fn router(app: AppState) -> Router {
         .route("/api/levels", get(|| async { Json(variants::levels()) }))
         .route("/api/variants", get(|| async { Json(variants::variants()) }))
         .route("/api/variants/{name}/layout", get(variant_layout))
+        .route("/api/variants/{name}/pieces", get(variant_pieces))
+        .route("/api/variants/{name}/rules", get(variant_rules))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))
@@ -39,6 +41,20 @@ async fn variant_layout(Path(name): Path<String>) -> Response {
     match name.parse::<Variant>().ok().and_then(variants::layout) {
         Some(layout) => Json(layout).into_response(),
         None => error_response(StatusCode::NOT_FOUND, format!("no playable variant `{name}`")),
+    }
+}
+
+async fn variant_pieces(Path(name): Path<String>) -> Response {
+    match name.parse::<Variant>().ok().and_then(variants::pieces) {
+        Some(pieces) => Json(pieces).into_response(),
+        None => error_response(StatusCode::NOT_FOUND, format!("no playable variant `{name}`")),
+    }
+}
+
+async fn variant_rules(Path(name): Path<String>) -> Response {
+    match name.parse::<Variant>() {
+        Ok(variant) => ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], variants::rules_text(variant)).into_response(),
+        Err(_) => error_response(StatusCode::NOT_FOUND, format!("no playable variant `{name}`")),
     }
 }
 
@@ -94,7 +110,7 @@ struct NewGame {
 
 enum SeatRequest {
     Human,
-    Bot { engine: EngineKind, level: String },
+    Bot { bot: Bot, level: String },
 }
 
 /// A validated create-game body, or the message naming the bad field.
@@ -139,7 +155,7 @@ fn increment_ms_expected() -> String {
 }
 
 fn level_missing(index: usize) -> String {
-    format!("seats[{index}].level: missing (one of {})", variants::levels().join(", "))
+    format!("seats[{index}].level: missing (one of {})", variants::level_names().join(", "))
 }
 
 /// The message for a body that is not a `wire::NewGame`, naming the field. Reading stops at
@@ -184,9 +200,9 @@ fn checked_clock(clock: wire::Clock) -> Result<ClockConfig, String> {
 fn checked_seat(index: usize, seat: wire::Occupant) -> Result<SeatRequest, String> {
     match seat {
         wire::Occupant::Human => Ok(SeatRequest::Human),
-        wire::Occupant::Bot { level } => match EngineKind::from_name(&level) {
-            Some(engine) => Ok(SeatRequest::Bot { engine, level }),
-            None => Err(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::levels().join(", "))),
+        wire::Occupant::Bot { level } => match Bot::requested(&level) {
+            Some(bot) => Ok(SeatRequest::Bot { bot, level }),
+            None => Err(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::level_names().join(", "))),
         },
     }
 }
@@ -195,14 +211,14 @@ fn checked_seat(index: usize, seat: wire::Occupant) -> Result<SeatRequest, Strin
 /// its hash is stored), or a bot.
 enum NewSeat {
     Human { token: String },
-    Bot { engine: EngineKind, level: String },
+    Bot { bot: Bot, level: String },
 }
 
 impl NewSeat {
     fn new(request: SeatRequest) -> NewSeat {
         match request {
             SeatRequest::Human => NewSeat::Human { token: new_token() },
-            SeatRequest::Bot { engine, level } => NewSeat::Bot { engine, level },
+            SeatRequest::Bot { bot, level } => NewSeat::Bot { bot, level },
         }
     }
 
@@ -210,7 +226,7 @@ impl NewSeat {
     fn kind(&self) -> SeatKind {
         match self {
             NewSeat::Human { token } => SeatKind::Human { token_hash: hash_token(token) },
-            NewSeat::Bot { engine, level } => SeatKind::Bot { engine: *engine, level: level.clone() },
+            NewSeat::Bot { bot, level } => SeatKind::Bot { bot: *bot, level: level.clone() },
         }
     }
 
@@ -295,7 +311,7 @@ mod tests {
 
     #[test]
     fn what_a_body_may_leave_out_or_add() {
-        let seats = r#"[{"kind":"human"},{"kind":"bot","level":"random"},{"kind":"human"}]"#;
+        let seats = r#"[{"kind":"human"},{"kind":"bot","level":"beginner"},{"kind":"human"}]"#;
         let game = parse_new_game(format!(r#"{{"variant":"sannin","seats":{seats}}}"#).as_bytes()).unwrap();
         assert!(game.rules.is_empty() && game.clock.is_none());
         let game = parse_new_game(

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod app;
+pub mod bots;
 pub mod record;
 pub mod room;
 pub mod rooms;

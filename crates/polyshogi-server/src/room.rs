@@ -9,11 +9,12 @@ use polyshogi::notation::move_text;
 use polyshogi::player::Player;
 use polyshogi::variant::Variant;
 use polyshogi::with_game;
-use polyshogi_engine::{EngineKind, Limits};
+use polyshogi_engine::Limits;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{sleep_until, Instant};
 use tracing::{error, info, warn};
 
+use crate::bots::Bot;
 use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
 use crate::table::{Action, EntryKind, Log, Table};
@@ -23,7 +24,7 @@ use crate::wire;
 #[derive(Clone, Debug)]
 pub enum SeatKind {
     Human { token_hash: String },
-    Bot { engine: EngineKind, level: String },
+    Bot { bot: Bot, level: String },
 }
 
 /// A game's clock: each seat starts with `initial_ms` and gains `increment_ms` per move.
@@ -250,14 +251,7 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     for seat in &stored.seats {
         seats.push(match seat {
             StoredSeat::Human { token_hash } => SeatKind::Human { token_hash: token_hash.clone() },
-            StoredSeat::Bot { level } => {
-                // A level that no longer exists falls back to the simplest engine.
-                let engine = EngineKind::from_name(level).unwrap_or_else(|| {
-                    warn!(game = %stored.id, level, "unknown bot level; playing it as random");
-                    EngineKind::Random
-                });
-                SeatKind::Bot { engine, level: level.clone() }
-            }
+            StoredSeat::Bot { level } => SeatKind::Bot { bot: Bot::stored(&stored.id, level), level: level.clone() },
         });
     }
     if seats.len() != table.seats().len() {
@@ -490,7 +484,7 @@ impl Room {
             return;
         }
         let Some(seat) = self.table.clock_runner() else { return };
-        let Some(SeatKind::Bot { engine, .. }) = self.setup.seats.get(seat.index()).cloned() else { return };
+        let Some(SeatKind::Bot { bot, .. }) = self.setup.seats.get(seat.index()).cloned() else { return };
         let generation = self.seq;
         let game = self.table.game().clone();
         let limits = Limits { movetime_ms: Some(self.bot_time(seat)), seed: rand::random(), ..Limits::default() };
@@ -499,10 +493,10 @@ impl Room {
         // Engines run on the blocking pool, never on the async executor.
         tokio::task::spawn_blocking(move || {
             let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-                || with_game!(&game, g => engine.choose(g, &limits).best.map(|m| move_text::canonical(g.position(), m))),
+                || with_game!(&game, g => bot.choose(g, &limits).map(|m| move_text::canonical(g.position(), m))),
             ));
             let text = chosen.unwrap_or_else(|_| {
-                error!("the {} engine panicked", engine.name());
+                error!("the {} bot panicked", bot.name());
                 None
             });
             let _ = tx.send(BotReply { generation, seat, text });

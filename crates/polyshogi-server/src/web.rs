@@ -1,5 +1,5 @@
 //! The browser client, embedded in the binary from web/: `/` is the lobby, `/play/{id}` the
-//! game page, `/static/{file}` everything else.
+//! game page, `/rules/{variant}` a game's rules, `/static/{file}` everything else.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
@@ -20,6 +20,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { file("index.html") }))
         .route("/play/{id}", get(|| async { file("play.html") }))
+        .route("/rules/{variant}", get(|| async { file("rules.html") }))
         .route("/static/{*path}", get(|Path(path): Path<String>| async move { file(&path) }))
 }
 

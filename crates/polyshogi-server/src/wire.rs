@@ -30,6 +30,25 @@ pub struct RuleOption {
     pub default: String,
     /// The choices; `None` for free text, such as a number.
     pub values: Option<Vec<String>>,
+    /// The option's name for players.
+    pub label: String,
+    /// What it decides, in one line.
+    pub explanation: String,
+    /// Where the default comes from.
+    pub source: String,
+}
+
+/// `GET /api/levels`: a playing level a bot seat may have.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct LevelInfo {
+    /// The name a bot seat's `level` takes (`beginner`).
+    pub name: String,
+    /// The name shown to players.
+    pub label: String,
+    /// How strong it plays, in a line.
+    pub strength: String,
+    /// The level a lobby offers first.
+    pub default: bool,
 }
 
 /// `GET /api/variants/{name}/layout`: the board for drawing.
@@ -44,6 +63,20 @@ pub struct Layout {
     pub seat_rotation: Vec<i32>,
     /// The name of each piece letter of the variant, unpromoted.
     pub pieces: BTreeMap<char, String>,
+}
+
+/// `GET /api/variants/{name}/pieces`: how one piece kind moves, from the rules.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PieceMoves {
+    pub letter: char,
+    pub promoted: bool,
+    /// For players: `rook`, `promoted rook`.
+    pub name: String,
+    /// The cell it stands on, in the middle of an empty board, owned by the seat drawn at the
+    /// bottom.
+    pub from: String,
+    /// The cells it reaches in one move.
+    pub reach: Vec<String>,
 }
 
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]

@@ -37,9 +37,21 @@ async fn lobby_endpoints_and_pages() {
     let max_plies = options.iter().find(|o| o["key"] == "max_plies").expect("the ply cap");
     assert_eq!((max_plies["default"].clone(), max_plies["values"].clone()), (json!("3000"), Value::Null));
 
+    // Playing levels with a label and a strength hint, one of them the default; no engine.
     let levels = server.get_json("/api/levels").await;
-    for level in ["random", "greedy"] {
-        assert!(levels.as_array().unwrap().contains(&json!(level)), "{levels}");
+    let names: Vec<&str> = levels.as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["beginner", "easy", "medium", "hard", "expert", "max"]);
+    assert!(levels.as_array().unwrap().iter().all(|l| !l["strength"].as_str().unwrap().is_empty()), "{levels}");
+    let defaults: Vec<&Value> = levels.as_array().unwrap().iter().filter(|l| l["default"] == true).collect();
+    assert_eq!(defaults.len(), 1, "{levels}");
+    // Every rule option says what it does and where its default comes from.
+    assert_eq!(compulsory["label"], "Compulsory alliances");
+    for variant in variants.as_array().unwrap() {
+        for option in variant["options"].as_array().unwrap() {
+            for field in ["label", "explanation", "source"] {
+                assert!(!option[field].as_str().unwrap().is_empty(), "{option}");
+            }
+        }
     }
 
     let layout = server.get_json("/api/variants/sannin/layout").await;
@@ -55,7 +67,17 @@ async fn lobby_endpoints_and_pages() {
     assert_eq!(sankaku["pieces"]["E"], "emperor");
     assert_eq!(server.get("/api/variants/chess/layout").await.status(), 404);
 
-    for page in ["/", "/play/abc123"] {
+    // Each piece's moves come from the rules: Sannin's king steps to its six neighbours.
+    let pieces = server.get_json("/api/variants/sannin/pieces").await;
+    let king = pieces.as_array().unwrap().iter().find(|p| p["letter"] == "K" && p["promoted"] == false).expect("the king");
+    assert_eq!((king["from"].clone(), king["reach"].as_array().unwrap().len()), (json!("7g"), 6));
+    assert!(pieces.as_array().unwrap().iter().any(|p| p["name"] == "promoted rook"), "{pieces}");
+    assert_eq!(server.get("/api/variants/chess/pieces").await.status(), 404);
+    let rules = server.get("/api/variants/sankaku/rules").await;
+    assert!(rules.headers()["content-type"].to_str().unwrap().starts_with("text/markdown"));
+    assert!(rules.text().await.unwrap().starts_with("# Sankaku Shogi"));
+
+    for page in ["/", "/play/abc123", "/rules/sannin"] {
         let response = server.get(page).await;
         assert_eq!(response.status(), 200, "{page}");
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
@@ -99,11 +121,35 @@ async fn bad_create_bodies_get_400_naming_the_field() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_are_asked_for_by_playing_level_only() {
+    let (server, _dir) = server().await;
+    // The level of the docs/API.md example is accepted, in a two- and a three-player game.
+    for (variant, seats) in [
+        ("hexshogi91", json!([{ "kind": "human" }, { "kind": "bot", "level": "beginner" }])),
+        ("sannin", json!([{ "kind": "human" }, { "kind": "bot", "level": "beginner" }, { "kind": "bot", "level": "max" }])),
+    ] {
+        let (status, reply) = server.post_json("/api/games", &json!({ "variant": variant, "seats": seats })).await;
+        assert_eq!(status, 201, "{variant}: {reply}");
+        assert_eq!(reply["seats"][1]["level"], "beginner");
+    }
+    // An engine name (a three-player search in a two-player game) or an unknown level is
+    // refused, the error naming the seat and the levels there are.
+    for level in ["paranoid", "random", "grandmaster", "Beginner"] {
+        let body = json!({ "variant": "hexshogi91", "seats": [{ "kind": "human" }, { "kind": "bot", "level": level }] });
+        let (status, reply) = server.post_json("/api/games", &body).await;
+        assert_eq!(status, 400, "{level}: {reply}");
+        let error = reply["error"].as_str().unwrap();
+        assert!(error.starts_with(&format!("seats[1].level: unknown level `{level}`")), "{error}");
+        assert!(error.contains("beginner, easy, medium, hard, expert, max"), "{error}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_human_plays_two_bots_while_a_spectator_watches() {
     let (server, _dir) = server().await;
-    let created = server.create(new_game(&["human", "random", "greedy"], Some((600_000, 5_000)))).await;
+    let created = server.create(new_game(&["human", "beginner", "easy"], Some((600_000, 5_000)))).await;
     let id = created["id"].as_str().unwrap().to_string();
-    assert_eq!(created["seats"][1], json!({ "seat": "Middle", "kind": "bot", "level": "random" }));
+    assert_eq!(created["seats"][1], json!({ "seat": "Middle", "kind": "bot", "level": "beginner" }));
     assert_eq!(created["spectator_link"], format!("/play/{id}"));
     let token = token(&created, 0);
     assert_eq!(created["seats"][0]["link"], format!("/play/{id}?seat=First&token={token}"));
@@ -146,7 +192,7 @@ async fn a_human_plays_two_bots_while_a_spectator_watches() {
     assert!(record.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
     let record = record.text().await.unwrap();
     assert!(record.starts_with("[Variant \"sannin\"]\n"), "{record}");
-    assert!(record.contains("[Middle \"Bot (random)\"]") && record.contains("[Rules \"compulsory=off\"]"), "{record}");
+    assert!(record.contains("[Middle \"Bot (beginner)\"]") && record.contains("[Rules \"compulsory=off\"]"), "{record}");
     for m in state["moves"].as_array().unwrap() {
         assert!(record.contains(m["short"].as_str().unwrap()), "{record} lacks {m}");
     }
@@ -155,7 +201,7 @@ async fn a_human_plays_two_bots_while_a_spectator_watches() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_play_a_whole_game_by_themselves() {
     let (server, _dir) = server().await;
-    let mut body = new_game(&["greedy", "random", "greedy"], Some((3_600_000, 0)));
+    let mut body = new_game(&["easy", "beginner", "easy"], Some((3_600_000, 0)));
     body["rules"] = json!(["compulsory=auto", "max_plies=120"]);
     let created = server.create(body).await;
     let id = created["id"].as_str().unwrap();
@@ -321,7 +367,7 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     middle.send(json!({ "type": "offer_draw" })).await;
     let state = middle.until_state("the draw", |s| !s["outcome"].is_null()).await;
     let outcome = state["outcome"]["text"].as_str().unwrap();
-    assert!(outcome.contains("draw"), "{outcome}");
+    assert_eq!(outcome, "Draw by agreement, between First and Middle");
     assert_eq!(state["outcome"]["placings"]["First"], state["outcome"]["placings"]["Middle"]);
     assert_eq!(state["to_move"], Value::Null);
     assert_eq!(state["legal_moves"], json!([]));
@@ -329,7 +375,11 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     first.send(json!({ "type": "move", "move": "P-5e" })).await;
     assert!(first.next_error().await.contains("the game is over"));
     let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
-    assert!(record.contains("resign:Last {Last resigns}") && record.contains(" draw {draw among First+Middle"), "{record}");
+    assert!(
+        record.contains("resign:Last {Last resigns}")
+            && record.contains(" draw {Draw by agreement, between First and Middle; places: First 1st, Middle 1st, Last 3rd}"),
+        "{record}"
+    );
     assert!(!record.contains("[Result \"*\"]"), "{record}");
     assert_replays_to(&record, &state);
 
@@ -406,7 +456,7 @@ async fn the_rate_limit_bites() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reconnecting_resumes_the_game() {
     let (server, _dir) = server().await;
-    let created = server.create(new_game(&["human", "random", "random"], Some((3_600_000, 1_000)))).await;
+    let created = server.create(new_game(&["human", "beginner", "beginner"], Some((3_600_000, 1_000)))).await;
     let id = created["id"].as_str().unwrap().to_string();
     let token = token(&created, 0);
     let mut human = server.connect(&id, Some(&token)).await;
@@ -488,7 +538,7 @@ async fn a_takeback_needs_every_other_player_and_survives_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_grant_a_takeback_at_once() {
     let (server, _dir) = server().await;
-    let created = server.create(new_game(&["human", "random", "random"], None)).await;
+    let created = server.create(new_game(&["human", "beginner", "beginner"], None)).await;
     let id = created["id"].as_str().unwrap().to_string();
     let mut first = server.connect(&id, Some(&token(&created, 0))).await;
     first.send(json!({ "type": "move", "move": "P3c-4d" })).await;

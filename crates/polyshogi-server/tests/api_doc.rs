@@ -23,8 +23,9 @@ type Check = fn(&Value) -> Result<(), String>;
 const DOCUMENTS: &[(&str, &str, Check)] = &[
     ("error", "ErrorBody", exactly::<wire::ErrorBody>),
     ("variants", "VariantInfo", exactly::<Vec<wire::VariantInfo>>),
-    ("levels", "", exactly::<Vec<String>>),
+    ("levels", "LevelInfo", exactly::<Vec<wire::LevelInfo>>),
     ("layout", "Layout", exactly::<wire::Layout>),
+    ("pieces", "PieceMoves", exactly::<Vec<wire::PieceMoves>>),
     ("new_game", "NewGame", exactly::<wire::NewGame>),
     ("created", "Created", exactly::<wire::Created>),
     ("game_state", "GameState", exactly::<wire::GameState>),
@@ -265,13 +266,14 @@ async fn the_server_sends_what_the_doc_shows() {
     assert_documented("variants", &server.get_json("/api/variants").await);
     assert_documented("levels", &server.get_json("/api/levels").await);
     assert_documented("layout", &server.get_json("/api/variants/sannin/layout").await);
+    assert_documented("pieces", &server.get_json("/api/variants/hexshogi91/pieces").await);
 
     let (status, error) = server.post_json("/api/games", &json!({ "variant": "chess", "seats": [] })).await;
     assert_eq!(status, 400);
     assert_documented("error", &error);
 
     // The game of the doc's examples: a human, a bot and a human, with a clock.
-    let created = server.create(new_game(&["human", "random", "human"], Some((600_000, 5_000)))).await;
+    let created = server.create(new_game(&["human", "beginner", "human"], Some((600_000, 5_000)))).await;
     assert_documented("created", &created);
     let id = created["id"].as_str().expect("an id").to_string();
 

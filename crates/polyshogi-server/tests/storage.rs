@@ -149,11 +149,11 @@ fn assert_still_playing(state: &Value) {
 async fn restart_suite(url: &str) {
     let server = TestServer::start(url).await;
     // A short game of bots that ends before the kill: it is read back from storage on demand.
-    let mut short = new_game(&["random", "random", "random"], None);
+    let mut short = new_game(&["beginner", "beginner", "beginner"], None);
     short["rules"] = serde_json::json!(["max_plies=30"]);
     let short_id = server.create(short).await["id"].as_str().unwrap().to_string();
     let finished = server.wait_state(&short_id, "the short game's end", |s| !s["outcome"].is_null()).await;
-    let created = server.create(new_game(&["human", "random", "random"], Some((3_600_000, 2_000)))).await;
+    let created = server.create(new_game(&["human", "beginner", "beginner"], Some((3_600_000, 2_000)))).await;
     let id = created["id"].as_str().unwrap().to_string();
     let token = token(&created, 0);
     let mut human = server.connect(&id, Some(&token)).await;

@@ -21,7 +21,8 @@ pub enum Variant {
 pub const TPHS91_SETUP_NOTE: &str = "This start position is a RECONSTRUCTION, not Duniho's \
 published diagram (which could not be obtained): back rank N L G G L N, second rank R S K S B \
 on its five middle cells, seven pawns leaving the front rank's cell on each player's own right \
-empty; the three armies are 120-degree rotations of one another (polyshogi RULES.md section 2.8).";
+empty; the three armies are 120-degree rotations of one another (see the rules page of this \
+game).";
 
 /// A piece's letter in move text and its name for people, unpromoted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,7 +73,7 @@ impl Variant {
             Variant::Sannin => "Sannin shogi",
             Variant::HexShogi91 => "Hex Shogi 91",
             Variant::Tphs91 => "Three Player Hex Shogi 91",
-            Variant::Sankaku => "Sankaku Shogi",
+            Variant::Sankaku => "Sankaku shogi",
         }
     }
 

@@ -12,6 +12,7 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod piece;
+pub mod piece_moves;
 mod piece_store;
 pub mod player;
 pub mod replay;

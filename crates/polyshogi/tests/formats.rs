@@ -955,7 +955,7 @@ fn an_agreed_draw_ends_a_two_player_record() {
     with_game!(&mut game, g => g.depart(Departure::AgreedDraw)).unwrap();
     let text = record_of(&game);
     let last_round = text.lines().find(|line| line.starts_with("3. ")).expect("three rounds");
-    assert!(last_round.ends_with(" draw {draw among Black+White (Agreement); placings Black 1, White 1}"), "{text}");
+    assert!(last_round.ends_with(" draw {Draw by agreement; places: Black 1st, White 1st}"), "{text}");
     let replayed = replay(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(replayed.bad_move, None, "\n{text}");
     assert_eq!(replayed.game.position_text(), game.position_text());

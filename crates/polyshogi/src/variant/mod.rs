@@ -2,6 +2,7 @@
 //! are data in `catalog`), `AnyGame` to pick one at run time, and the rule options of each.
 
 pub mod hexshogi;
+pub mod option_texts;
 pub mod options;
 pub mod sankaku;
 pub mod sannin;
