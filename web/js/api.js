@@ -58,10 +58,10 @@ export class GameSocket {
     this.connect();
   }
 
+  /** The socket's URL: never a token in it (the token goes in the hello). */
   url() {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
-    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${query}`;
+    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`;
   }
 
   connect() {
@@ -70,6 +70,8 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.retry = 0;
+      // The server answers the hello with the state; a spectator's hello has no token.
+      ws.send(JSON.stringify({ type: 'hello', token: this.token || null }));
       this.onStatus('open');
     });
     ws.addEventListener('message', (event) => {

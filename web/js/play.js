@@ -13,6 +13,8 @@ import { onCell, onPickHand, wireMoveInput } from './move-input.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
 import { setPieceNames } from './moves.js';
+import { forgetSeat, noteGame } from './seat-store.js';
+import { initInvite, renderInvite } from './invite.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,6 +50,8 @@ async function start() {
   board.setCoordinates($('show-coords').checked);
   initView(board, { onPickHand, onGoTo: goTo, title: layout.title });
   document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
+  if (tokens.length) noteGame(gameId, { title: layout.title || first.variant });
+  initInvite(gameId, tokens.map((t) => t.seat));
   onState(first, null);
   $('game').setAttribute('aria-busy', 'false');
   connect(gameId, tokens, {
@@ -70,6 +74,8 @@ function onMessage(message, socket) {
     state.awaiting = false;
     if (/token/i.test(message.message || '')) {
       state.badToken = true;
+      // A refused token is not tried again on the next visit.
+      if (socket.claimed) forgetSeat(gameId, socket.claimed);
       document.body.dataset.role = heldSeats().size ? document.body.dataset.role : 'spectator';
       showBanner(`The seat link was refused (${message.message}). You are watching as a spectator.`);
     } else {
@@ -81,6 +87,7 @@ function onMessage(message, socket) {
 
 function onState(game, socket) {
   if (!receive(game)) return;
+  renderInvite(state.game);
   if (socket && state.badToken === false && socket.claimed && !socket.you && socket.open) {
     // A token whose connection the server treats as a spectator's.
     document.body.dataset.role = mySeats().size ? document.body.dataset.role : 'spectator';

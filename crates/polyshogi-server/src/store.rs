@@ -58,11 +58,14 @@ pub enum ActionKind {
     /// The seat's clock ran out: a resignation.
     Flag,
     OfferDraw,
+    /// The seat did not make its first move in time: the game ends without result. A server
+    /// end, not a rule of the game, so it is never given to the rules when replayed.
+    Abort,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 5] =
-        [ActionKind::Move, ActionKind::Answer, ActionKind::Resign, ActionKind::Flag, ActionKind::OfferDraw];
+    pub const ALL: [ActionKind; 6] =
+        [ActionKind::Move, ActionKind::Answer, ActionKind::Resign, ActionKind::Flag, ActionKind::OfferDraw, ActionKind::Abort];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -71,6 +74,7 @@ impl ActionKind {
             ActionKind::Resign => "resign",
             ActionKind::Flag => "flag",
             ActionKind::OfferDraw => "offer_draw",
+            ActionKind::Abort => "abort",
         }
     }
 

@@ -92,12 +92,7 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table {
-            game,
-            draw_offers: PlayerSet::EMPTY,
-            placings: None,
-            cells,
-        })
+        Ok(Table { game, draw_offers: PlayerSet::EMPTY, placings: None, cells })
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -288,6 +283,7 @@ impl Table {
                 Some(placings) => self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), placings[s])).collect(),
                 None => BTreeMap::new(),
             },
+            aborted: false,
         });
         wire::TableView {
             drawn,

@@ -159,6 +159,7 @@ const SERVER_TYPES: [&str; 2] = ["state", "error"];
 /// The `type` of a client message; like `server_type`.
 fn client_type(action: &ClientAction) -> &'static str {
     match action {
+        ClientAction::Hello { .. } => "hello",
         ClientAction::Move { .. } => "move",
         ClientAction::Resign => "resign",
         ClientAction::OfferDraw => "offer_draw",
@@ -166,7 +167,7 @@ fn client_type(action: &ClientAction) -> &'static str {
     }
 }
 
-const CLIENT_TYPES: [&str; 4] = ["move", "resign", "offer_draw", "alliance"];
+const CLIENT_TYPES: [&str; 5] = ["hello", "move", "resign", "offer_draw", "alliance"];
 
 #[test]
 fn every_wire_type_and_message_has_an_example() {
