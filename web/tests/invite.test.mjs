@@ -15,10 +15,10 @@ const T = { timeout: 120000 };
 const IMPATIENT = (process.env.POLYSHOGI_IMPATIENT_URL || '').replace(/\/$/, '');
 
 /** Every URL this context asks the server for, WebSockets included. */
-function watchUrls(context) {
+function watchUrls({ context, page }) {
   const urls = [];
   context.on('request', (request) => urls.push(request.url()));
-  context.on('page', (page) => page.on('websocket', (ws) => urls.push(ws.url())));
+  page.on('websocket', (ws) => urls.push(ws.url()));
   return urls;
 }
 
@@ -50,7 +50,7 @@ describe('invitations', { concurrency: false }, () => {
 
   test('the creator invites a friend, leaves, gets the link back, and both play without a token in any URL', T, async () => {
     const creator = await newPage(browser);
-    const creatorUrls = watchUrls(creator.context);
+    const creatorUrls = watchUrls(creator);
     const { page } = creator;
     const id = await createInLobby(page, BASE, 'human');
     assert.equal(page.url(), `${BASE}/play/${id}`, 'the address bar shows no token');
@@ -88,7 +88,7 @@ describe('invitations', { concurrency: false }, () => {
 
     // The friend opens his link in another browser: he holds Middle, the token leaves the URL.
     const friend = await newPage(browser);
-    const friendUrls = watchUrls(friend.context);
+    const friendUrls = watchUrls(friend);
     await friend.page.goto(friendLink);
     await friend.page.waitForSelector('#connection[data-state="open"]');
     await friend.page.waitForFunction(() => /playing Middle/.test(document.querySelector('#connection').textContent));
