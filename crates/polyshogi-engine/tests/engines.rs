@@ -77,15 +77,7 @@ fn hex(tokens: &str, black_hand: &[Role], rules: HexShogiRules) -> HexShogiPosit
     for &role in black_hand {
         hands[Player::First].add(role);
     }
-    let setup = HexShogiSetup {
-        pieces,
-        hands,
-        to_move: Player::First,
-        plies: 0,
-        plies_without_capture: 0,
-        passes_in_a_row: 0,
-        timed_out: PlayerSet::EMPTY,
-    };
+    let setup = HexShogiSetup { pieces, hands, to_move: Player::First, plies: 0, plies_without_capture: 0, passes_in_a_row: 0, timed_out: PlayerSet::EMPTY };
     HexShogiPosition::from_setup(setup, rules).expect("a valid test position")
 }
 

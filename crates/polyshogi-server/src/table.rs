@@ -92,7 +92,12 @@ impl Table {
     pub fn new(variant: Variant, rules: &[String]) -> Result<Table, NewGameError> {
         let game = AnyGame::new(variant, rules)?;
         let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
-        Ok(Table { game, draw_offers: PlayerSet::EMPTY, placings: None, cells })
+        Ok(Table {
+            game,
+            draw_offers: PlayerSet::EMPTY,
+            placings: None,
+            cells,
+        })
     }
 
     pub fn game(&self) -> &AnyGame {

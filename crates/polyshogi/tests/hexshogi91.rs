@@ -612,15 +612,7 @@ fn random_sparse_setup(rng: &mut Rng) -> Option<HexShogiSetup> {
         pieces.push((c, Piece { player, role, promoted }));
     }
     let to_move = if rng.chance(50) { BLACK } else { WHITE };
-    Some(HexShogiSetup {
-        pieces,
-        hands,
-        to_move,
-        plies: 0,
-        plies_without_capture: rng.below(100) as u32,
-        passes_in_a_row: 0,
-        timed_out: PlayerSet::EMPTY,
-    })
+    Some(HexShogiSetup { pieces, hands, to_move, plies: 0, plies_without_capture: rng.below(100) as u32, passes_in_a_row: 0, timed_out: PlayerSet::EMPTY })
 }
 
 #[derive(Default)]

@@ -9,11 +9,11 @@ mod hex_reference;
 use std::collections::BTreeSet;
 
 use hex_reference::{compare, RefPos, Refusals, Rng};
-use polyshogi::game::Departure;
 use polyshogi::geometry::{Cell, HexNaming, HEX91};
 use polyshogi::notation::move_text;
 use polyshogi::outcome::{DrawReason, Event, Outcome, WinReason};
 use polyshogi::perft::perft;
+use polyshogi::game::Departure;
 use polyshogi::rules::{IllegalMove, RepetitionRule, Rules};
 use polyshogi::variant::hexshogi::{
     HexShogiGame, HexShogiPosition, HexShogiRules, HexShogiSetup, HexVariant, PositionError, TPHS91_SETUP_NOTE,
@@ -503,10 +503,7 @@ fn a_time_out_with_three_in_loses_but_the_pieces_stay_and_the_player_only_passes
     // Black, who lost first, comes last.
     let events = game.depart(Departure::TimeOut(WHITE)).unwrap();
     let outcome = Outcome::Win { winner: GRAY, reason: WinReason::LastStanding };
-    assert_eq!(
-        events.as_slice(),
-        [Event::TimedOut { player: WHITE }, Event::GameOver { outcome, placings: ByPlayer([3, 2, 1]) }]
-    );
+    assert_eq!(events.as_slice(), [Event::TimedOut { player: WHITE }, Event::GameOver { outcome, placings: ByPlayer([3, 2, 1]) }]);
 }
 
 #[test]
