@@ -1,6 +1,7 @@
 // The invite panel of the game page, for the browser that created the game: each other human
 // seat's link and the spectator link, each with a Copy button. It opens by itself while nobody
-// has moved, and the "Invite" button in the header brings it back until the game is over.
+// has moved, and the "Invite" ("Share" against bots) button in the header brings it back until
+// the game is over.
 
 import { createdAnswer } from './seat-store.js';
 
@@ -45,7 +46,8 @@ export function initInvite(id, held) {
   reopen.type = 'button';
   reopen.id = 'invite-open';
   reopen.className = 'secondary invite-open';
-  reopen.textContent = 'Invite';
+  // With nobody to invite, the button only shares the spectator link.
+  reopen.textContent = friends.length ? 'Invite' : 'Share';
   reopen.setAttribute('aria-controls', 'invite');
   reopen.addEventListener('click', () => show(true));
   $('connection').before(reopen);
