@@ -34,30 +34,47 @@ cargo build --release -p polyshogi-cli
 BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/polyshogi"
 
 WORK="$(mktemp -d)"
-SERVER_PID=""
+SERVER_PIDS=()
 cleanup() {
-  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
+  for pid in "${SERVER_PIDS[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-export POLYSHOGI_URL="http://127.0.0.1:$PORT"
-echo "== starting polyshogi serve on $POLYSHOGI_URL"
-"$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite:$WORK/games.db" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
+# start_server NAME [serve options…]: a server on a free port with its own database and log
+# ($WORK/NAME.log); prints its URL.
+start_server() {
+  local name="$1"; shift
+  local port
+  port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+  local url="http://127.0.0.1:$port"
+  "$BIN" serve --addr "127.0.0.1:$port" --database "sqlite:$WORK/$name.db" "$@" >"$WORK/$name.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  for _ in $(seq 1 100); do
+    if curl -fsS "$url/health" >/dev/null 2>&1; then break; fi
+    if ! kill -0 "${SERVER_PIDS[-1]}" 2>/dev/null; then
+      echo "the server $name stopped:" >&2; cat "$WORK/$name.log" >&2; exit 1
+    fi
+    sleep 0.1
+  done
+  curl -fsS "$url/health" >/dev/null || { echo "no answer from $url/health" >&2; cat "$WORK/$name.log" >&2; exit 1; }
+  echo "$url"
+}
 
-for _ in $(seq 1 100); do
-  if curl -fsS "$POLYSHOGI_URL/health" >/dev/null 2>&1; then break; fi
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "the server stopped:"; cat "$WORK/server.log"; exit 1
-  fi
-  sleep 0.1
-done
-curl -fsS "$POLYSHOGI_URL/health" >/dev/null || { echo "no answer from $POLYSHOGI_URL/health"; cat "$WORK/server.log"; exit 1; }
+echo "== starting polyshogi serve"
+start_server server >"$WORK/url"
+POLYSHOGI_URL="$(cat "$WORK/url")"
+export POLYSHOGI_URL
+# A second server whose humans have two seconds for their first move: the abort test's.
+start_server impatient --first-move-seconds 2 >"$WORK/url"
+POLYSHOGI_IMPATIENT_URL="$(cat "$WORK/url")"
+export POLYSHOGI_IMPATIENT_URL
+echo "   on $POLYSHOGI_URL, and $POLYSHOGI_IMPATIENT_URL (2 s for a first move)"
 
 export POLYSHOGI_ARTIFACTS="$ROOT/test-artifacts"
 rm -rf "$POLYSHOGI_ARTIFACTS"   # only this run's screenshots and records
@@ -70,7 +87,7 @@ if [[ $# -gt 0 ]]; then
 else
   node --test --test-concurrency=1 web/tests/*.test.mjs || status=$?
 fi
-cp "$WORK/server.log" "$POLYSHOGI_ARTIFACTS/server.log" 2>/dev/null || true
+cp "$WORK/server.log" "$WORK/impatient.log" "$POLYSHOGI_ARTIFACTS/" 2>/dev/null || true
 if [[ $status -ne 0 ]]; then
   echo "== browser tests FAILED (server log: test-artifacts/server.log)"
 else

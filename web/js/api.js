@@ -1,8 +1,10 @@
 // Talking to the polyshogi server (docs/API.md): JSON over HTTP and the game WebSocket.
 
 /** GET a JSON document; throws an Error carrying the server's `error` text on failure. */
-export async function getJSON(path) {
-  const res = await fetch(path, { headers: { Accept: 'application/json' } });
+export async function getJSON(path, { live = false } = {}) {
+  // A live document (a game's state) must never come from the cache, which a browser going
+  // Back to a page prefers.
+  const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: live ? 'no-store' : 'default' });
   if (!res.ok) throw new Error(await errorText(res));
   return res.json();
 }
@@ -38,7 +40,7 @@ export const api = {
   levels: () => getJSON('/api/levels'),
   layout: (variant) => getJSON(`/api/variants/${encodeURIComponent(variant)}/layout`),
   createGame: (body) => postJSON('/api/games', body),
-  game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`),
+  game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`, { live: true }),
   record: (id) => getText(`/api/games/${encodeURIComponent(id)}/record`),
   position: (id, ply) => getJSON(`/api/games/${encodeURIComponent(id)}/positions/${ply}`),
 };
@@ -58,10 +60,10 @@ export class GameSocket {
     this.connect();
   }
 
+  /** The socket's URL: never a token in it (the token goes in the hello). */
   url() {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
-    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${query}`;
+    return `${scheme}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`;
   }
 
   connect() {
@@ -70,6 +72,8 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.retry = 0;
+      // The server answers the hello with the state; a spectator's hello has no token.
+      ws.send(JSON.stringify({ type: 'hello', token: this.token || null }));
       this.onStatus('open');
     });
     ws.addEventListener('message', (event) => {

@@ -33,9 +33,13 @@ export function confirmAction(text) {
 /** The end screen: the outcome and the seats by place. */
 export function showEnd(game) {
   const dialog = $('game-end');
+  $('game-end-h').textContent = game.outcome.aborted ? 'Game aborted' : 'Game over';
   $('game-end-text').textContent = game.outcome.text;
   const placings = game.outcome.placings || {};
-  const rows = game.seats.map((s) => [s.seat, placings[s.seat]]).sort((a, b) => (a[1] ?? 99) - (b[1] ?? 99));
+  // Without places (an abort, a draw) the seats are not listed as if ranked.
+  const rows = Object.keys(placings).length
+    ? game.seats.map((s) => [s.seat, placings[s.seat]]).sort((a, b) => (a[1] ?? 99) - (b[1] ?? 99))
+    : [];
   $('placings').replaceChildren(...rows.map(([seat, place]) => {
     const li = document.createElement('li');
     li.textContent = `${seat}${place != null ? ` — place ${place}` : ''}`;

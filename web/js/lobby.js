@@ -3,6 +3,8 @@
 
 import { api } from './api.js';
 import { rulesInWords, valueWords } from './rule-words.js';
+import { showMyGames } from './my-games.js';
+import { noteGame, rememberCreated, rememberSeats } from './seat-store.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,6 +12,9 @@ let variants = [];
 let levels = [];
 
 async function start() {
+  showMyGames($('main'));
+  // Back from a game the browser may show this page from its cache: the list is read again.
+  window.addEventListener('pageshow', (e) => { if (e.persisted) showMyGames($('main')); });
   try {
     [variants, levels] = await Promise.all([api.variants(), api.levels()]);
   } catch (err) {
@@ -209,13 +214,27 @@ async function create(e) {
   $('create-button').disabled = true;
   try {
     const answer = await api.createGame(body);
-    showCreated(answer, mode() === 'hotseat');
+    if (mode() === 'hotseat') showCreated(answer, true);
+    else openCreated(answer);
   } catch (err) {
     error.textContent = `The game was not created: ${err.message}`;
     error.hidden = false;
   } finally {
     $('create-button').disabled = false;
   }
+}
+
+/**
+ * Takes the creator to his own seat (the first human seat; a spectator's page when every seat
+ * is a bot's), remembering the creation answer there for the invite panel: no token is ever
+ * put in the URL.
+ */
+function openCreated(answer) {
+  rememberCreated(answer);
+  const mine = answer.seats.find((s) => s.kind === 'human' && s.token);
+  if (mine) rememberSeats(answer.id, { [mine.seat]: mine.token });
+  noteGame(answer.id, { title: currentVariant().title });
+  location.assign(`/play/${encodeURIComponent(answer.id)}`);
 }
 
 function absolute(link) {

@@ -20,6 +20,8 @@ import { setPieceNames } from './moves.js';
 import { initialViewSeat } from './orientation.js';
 import { Pacer } from './pacing.js';
 import { wireViewControls } from './view-controls.js';
+import { forgetSeat, noteGame } from './seat-store.js';
+import { initInvite, renderInvite } from './invite.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,7 +61,9 @@ async function start() {
   wireViewControls({ board, layout, seats, gameId, spectator: !tokens.length });
   pacer = new Pacer({
     show: (game) => {
-      if (receive(game)) render();
+      if (!receive(game)) return;
+      render();
+      renderInvite(state.game);
     },
     positionAt: (ply) => state.history.load(ply),
     isOwn: (seat) => mySeats().has(seat),
@@ -68,6 +72,8 @@ async function start() {
   board.setCoordinates($('show-coords').checked);
   initView(board, { onPickHand, onGoTo: goTo, title: layout.title });
   document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
+  if (tokens.length) noteGame(gameId, { title: layout.title || first.variant });
+  initInvite(gameId, tokens.map((t) => t.seat));
   onState(first, null);
   $('game').setAttribute('aria-busy', 'false');
   connect(gameId, tokens, {
@@ -92,6 +98,8 @@ function onMessage(message, socket) {
     state.awaiting = false;
     if (/token/i.test(message.message || '')) {
       state.badToken = true;
+      // A refused token is not tried again on the next visit.
+      if (socket.claimed) forgetSeat(gameId, socket.claimed);
       document.body.dataset.role = heldSeats().size ? document.body.dataset.role : 'spectator';
       showBanner(`The seat link was refused (${message.message}). You are watching as a spectator.`);
     } else if (!showTypedMoveRefusal(message.message || 'The server refused that move.')) {

@@ -128,10 +128,20 @@ export function tickClocks() {
       return;
     }
     clock.hidden = false;
-    const running = !game.outcome && !game.pending_alliance && game.to_move === s.seat && s.active !== false;
+    // As on the server: a seat's clock runs only after its first move.
+    const running = !game.outcome && !game.pending_alliance && game.to_move === s.seat && s.active !== false
+      && game.moves.some((m) => m.seat === s.seat);
     const ms = running ? s.clock_ms - elapsed : s.clock_ms;
+    const low = ms < lowTime(game.clock);
     clock.textContent = formatClock(ms);
+    if (low) clock.insertAdjacentHTML('beforeend', '<span class="visually-hidden">, low time</span>');
     clock.classList.toggle('running', running);
-    clock.classList.toggle('low', ms < 30000);
+    clock.classList.toggle('low', low);
+    clock.dataset.running = running ? '1' : '';
   });
+}
+
+/** Low time: under 20 s, or under a tenth of the initial time in games shorter than 200 s. */
+function lowTime(clock) {
+  return Math.min(20000, (clock?.initial_ms ?? 0) / 10);
 }

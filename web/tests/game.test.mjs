@@ -52,19 +52,22 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     await page.fill('#clock-minutes', '30');
     await page.fill('#clock-increment', '0');
     await page.click('#create-button');
-    await page.waitForSelector('#created:not([hidden])');
-    const link = await page.locator('[data-seat-link="First"]').getAttribute('href');
-    assert.match(link, /^\/play\/[^?]+\?seat=First&token=./);
-    assert.equal(await page.locator('[data-seat-link]').count(), 1, 'one seat link: the bots have none');
-    assert.match(await page.locator('#seat-links li[data-seat="Middle"]').innerText(), /bot/);
-    const spectator = await page.locator('#spectator-link').getAttribute('href');
-    const id = await page.locator('#game-id').innerText();
+    // The creator lands on his own seat; against bots only there is nobody to invite.
+    await waitActing(page, 'First');
+    const id = page.url().match(/\/play\/([^/?#]+)$/)[1];
+    assert.equal(await page.locator('#invite').isVisible(), false, 'no invite panel against bots');
+    // The seat link handed out by the server (kept by this browser, never shown in a URL).
+    const answer = await page.evaluate((gameId) => JSON.parse(localStorage.getItem(`polyshogi.created.${gameId}`)), id);
+    const link = answer.seats.find((s) => s.seat === 'First').link;
+    assert.match(link, /^\/play\/[^?#]+#seat=First&token=./);
+    assert.deepEqual(answer.seats.map((s) => s.kind), ['human', 'bot', 'bot']);
+    const spectator = answer.spectator_link;
     assert.equal(spectator, `/play/${id}`);
-    await screenshot(page, 'lobby-created.png', { fullPage: true });
+    await screenshot(page, 'created-against-bots.png', { fullPage: true });
     const state = await getJSON(`/api/games/${id}`);
     assert.deepEqual(state.seats.map((s) => s.kind), ['human', 'bot', 'bot']);
-    // 30 minutes each (First's clock may already run).
-    for (const seat of state.seats) assert.ok(seat.clock_ms <= 30 * 60000 && seat.clock_ms > 29 * 60000, `clock ${seat.clock_ms}`);
+    // 30 minutes each: no clock runs before its seat's first move.
+    for (const seat of state.seats) assert.equal(seat.clock_ms, 30 * 60000, `${seat.seat}'s clock`);
     created = { id, link, spectator };
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -262,7 +265,7 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     await waitActing(page, 'First');
     const intruder = await newPage(browser);
     const view = intruder.page;
-    await view.goto(`${BASE}/play/${created.id}?seat=First&token=not-the-token`);
+    await view.goto(`${BASE}/play/${created.id}#seat=First&token=not-the-token`);
     await view.waitForSelector('#banner:not([hidden])');
     assert.match(await view.locator('#banner').innerText(), /bad token/i);
     assert.match(await view.locator('#connection').innerText(), /spectator/);

@@ -76,6 +76,10 @@ enum Command {
         /// `sqlite:FILE` (created if missing) or `postgres://…`.
         #[arg(long, default_value = polyshogi_server::DEFAULT_DATABASE)]
         database: String,
+        /// Seconds a human seat has for its first move in a game with a clock before the game
+        /// is aborted.
+        #[arg(long, default_value_t = polyshogi_server::DEFAULT_FIRST_MOVE_TIME.as_secs_f64())]
+        first_move_seconds: f64,
     },
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list, or with
     /// `--search` the nodes per second of every search on those positions.
@@ -177,7 +181,11 @@ fn run(command: Command) -> Result<()> {
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
-        Command::Serve { addr, database } => polyshogi_server::run(&addr, &database)?,
+        Command::Serve { addr, database, first_move_seconds } => {
+            let first_move = std::time::Duration::try_from_secs_f64(first_move_seconds)
+                .map_err(|_| anyhow!("--first-move-seconds must be a number of seconds, not {first_move_seconds}"))?;
+            polyshogi_server::run(&addr, &database, first_move)?
+        }
     }
     Ok(())
 }

@@ -234,7 +234,7 @@ impl NewSeat {
     fn answer(&self, name: &str, id: &str) -> wire::CreatedSeat {
         let access = match self {
             NewSeat::Human { token } => {
-                wire::SeatAccess::Human { token: token.clone(), link: format!("/play/{id}?seat={name}&token={token}") }
+                wire::SeatAccess::Human { token: token.clone(), link: format!("/play/{id}#seat={name}&token={token}") }
             }
             NewSeat::Bot { level, .. } => wire::SeatAccess::Bot { level: level.clone() },
         };

@@ -22,6 +22,7 @@ pub mod ws;
 use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -34,6 +35,7 @@ use crate::store::{SqlStore, StoreError};
 /// The defaults of `polyshogi serve`.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE: &str = "sqlite:polyshogi.db";
+pub use crate::room::DEFAULT_FIRST_MOVE_TIME;
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -72,8 +74,13 @@ impl Server {
     /// Opens the database (running its migrations), resumes every unfinished game, and starts
     /// answering on `addr` (port 0 picks a free port).
     pub async fn start(addr: &str, database: &str) -> Result<Server, ServerError> {
+        Server::start_with(addr, database, DEFAULT_FIRST_MOVE_TIME).await
+    }
+
+    /// `start`, with the time a human seat has for its first move before a timed game is aborted.
+    pub async fn start_with(addr: &str, database: &str, first_move_time: Duration) -> Result<Server, ServerError> {
         let store = SqlStore::connect(database).await?;
-        let app = Arc::new(App { rooms: Rooms::new(Arc::new(store)) });
+        let app = Arc::new(App { rooms: Rooms::new(Arc::new(store), first_move_time) });
         app.rooms.resume_unfinished().await?;
         let listener = TcpListener::bind(addr).await.map_err(|error| ServerError::Bind { addr: addr.to_string(), error })?;
         let addr = listener.local_addr().map_err(ServerError::Io)?;
@@ -115,13 +122,13 @@ async fn stop_signal() {
 }
 
 /// `polyshogi serve`: runs the server until Ctrl-C (or SIGTERM).
-pub fn run(addr: &str, database: &str) -> Result<(), ServerError> {
+pub fn run(addr: &str, database: &str, first_move_time: Duration) -> Result<(), ServerError> {
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServerError::Io)?;
     runtime.block_on(async {
-        let server = Server::start(addr, database).await?;
+        let server = Server::start_with(addr, database, first_move_time).await?;
         info!("polyshogi serving on http://{} (database {database})", server.addr());
         println!("polyshogi serving on http://{}", server.addr());
         stop_signal().await;

@@ -34,12 +34,22 @@ pub struct ClockConfig {
     pub increment_ms: i64,
 }
 
-/// The clocks of a game: what each seat has left, and whose clock runs since when.
+/// How long a human seat has for its first move, from the start of its first turn, in a game
+/// with a clock, before the game is aborted (docs/API.md). Longer than lichess's 30 s: a seat
+/// link travels by hand, so a friend may open it only after his turn has come.
+pub const DEFAULT_FIRST_MOVE_TIME: Duration = Duration::from_secs(60);
+
+/// The clocks of a game: what each seat has left, and whose clock runs since when. A seat's
+/// clock runs only after its first move; during its first turn it waits instead.
 #[derive(Clone, Debug)]
 struct Clocks {
     remaining: Vec<i64>,
     increment: i64,
     running: Option<(Player, Instant)>,
+    /// Which seats have made a move.
+    moved: Vec<bool>,
+    /// The seat on its first turn, and since when.
+    first_turn: Option<(Player, Instant)>,
 }
 
 impl Clocks {
@@ -52,8 +62,17 @@ impl Clocks {
         }
     }
 
+    /// Starts `seat`'s clock, or its first turn if it has not moved yet (a first turn that
+    /// goes on, say after an alliance answer, keeps its start).
     fn start(&mut self, seat: Option<Player>, now: Instant) {
-        self.running = seat.map(|s| (s, now));
+        let going_on = self.first_turn.filter(|(s, _)| Some(*s) == seat);
+        self.running = None;
+        self.first_turn = None;
+        match seat {
+            Some(seat) if self.moved[seat.index()] => self.running = Some((seat, now)),
+            Some(seat) => self.first_turn = Some(going_on.unwrap_or((seat, now))),
+            None => {}
+        }
     }
 
     fn left(&self, seat: Player, now: Instant) -> i64 {
@@ -240,11 +259,19 @@ struct Room {
     bot_busy: Option<i64>,
     /// After a storage failure of the server's own action (a bot move, a flag): when to try again.
     retry_at: Option<Instant>,
+    /// How long a human seat has for its first move (games with a clock).
+    first_move_time: Duration,
+    /// Why the game was aborted, once it is: it ended without result.
+    aborted: Option<String>,
 }
 
 /// Starts the owner task of a stored game (new or resumed); fails if its actions cannot be
 /// replayed.
-pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHandle, tokio::task::JoinHandle<()>), String> {
+pub fn spawn_room(
+    stored: StoredGame,
+    store: Arc<dyn Store>,
+    first_move_time: Duration,
+) -> Result<(RoomHandle, tokio::task::JoinHandle<()>), String> {
     let variant: Variant = stored.variant.parse().map_err(|e| format!("game {}: {e}", stored.id))?;
     let mut table = Table::new(variant, &stored.rules).map_err(|e| format!("game {}: {e}", stored.id))?;
     let mut seats = Vec::new();
@@ -258,8 +285,15 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
         return Err(format!("game {}: {} seats stored, the variant has {}", stored.id, seats.len(), table.seats().len()));
     }
     let clock = stored.clock.map(|(initial_ms, increment_ms)| ClockConfig { initial_ms, increment_ms });
-    let mut clocks = clock.map(|c| Clocks { remaining: vec![c.initial_ms; 3], increment: c.increment_ms, running: None });
+    let mut clocks = clock.map(|c| Clocks {
+        remaining: vec![c.initial_ms; 3],
+        increment: c.increment_ms,
+        running: None,
+        moved: vec![false; 3],
+        first_turn: None,
+    });
     let mut log = Log::default();
+    let mut aborted = None;
     for action in &stored.actions {
         let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {}: seat {}", stored.id, action.seat))?;
         let request = match action.kind {
@@ -271,7 +305,14 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
             ActionKind::DeclineDraw => Action::DeclineDraw,
             ActionKind::RequestTakeback => Action::RequestTakeback,
             ActionKind::AnswerTakeback => Action::AnswerTakeback(action.detail == "accept"),
+            ActionKind::Abort => {
+                aborted = Some(abort_text(table.seat_name(seat)));
+                break;
+            }
         };
+        if let (Some(clocks), ActionKind::Move) = (clocks.as_mut(), action.kind) {
+            clocks.moved[seat.index()] = true;
+        }
         let applied = table.apply(seat, &request).map_err(|r| {
             format!(
                 "game {}: stored action {} ({:?} {}) cannot be replayed: {r}",
@@ -288,7 +329,7 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     // The time the server was down is not charged: the running clock starts now.
     let now = Instant::now();
     if let Some(clocks) = clocks.as_mut() {
-        clocks.start(table.clock_runner(), now);
+        clocks.start(if aborted.is_some() { None } else { table.clock_runner() }, now);
     }
     let setup =
         GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
@@ -307,7 +348,8 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
     let connected = vec![0; 3];
     let version = stored.actions.len() as i64;
-    let (published, _) = watch::channel(Arc::new(game_state(&setup, version, &table, &log, clocks.as_ref(), &connected)));
+    let (published, _) =
+        watch::channel(Arc::new(game_state(&setup, version, &table, &log, clocks.as_ref(), &connected, aborted.as_deref())));
     let room = Room {
         setup,
         table,
@@ -320,6 +362,8 @@ pub fn spawn_room(stored: StoredGame, store: Arc<dyn Store>) -> Result<(RoomHand
         bot_tx,
         bot_busy: None,
         retry_at: None,
+        first_move_time,
+        aborted,
     };
     let handle = RoomHandle { id: stored.id.clone(), tx, token_hashes, seat_names };
     let task = tokio::spawn(room.run(rx, bot_rx));
@@ -332,7 +376,11 @@ impl Room {
         loop {
             // After a storage failure nothing is tried again (a flag included) before the retry.
             let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
-            let wake = self.retry_at.or(flag);
+            let abort = self.abort_deadline().map(|(_, at)| at);
+            let wake = self.retry_at.or(match (flag, abort) {
+                (Some(flag), Some(abort)) => Some(flag.min(abort)),
+                (flag, abort) => flag.or(abort),
+            });
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -342,6 +390,7 @@ impl Room {
                 _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
                     self.retry_at = None;
                     self.flag_if_due().await;
+                    self.abort_if_due().await;
                     self.after_change().await;
                 }
             }
@@ -366,6 +415,7 @@ impl Room {
             }
             Command::Act { seat, action, reply } => {
                 self.flag_if_due().await;
+                self.abort_if_due().await;
                 let result = self.perform(seat, action).await.map_err(|e| e.message());
                 let _ = reply.send(result);
                 self.after_change().await;
@@ -385,6 +435,9 @@ impl Room {
     /// Applies an action, stores it, and only then publishes it. A refused action or a
     /// storage failure changes nothing.
     async fn perform(&mut self, seat: Player, action: Action) -> Result<(), PerformError> {
+        if let Some(aborted) = &self.aborted {
+            return Err(PerformError::Refused(format!("the game is over: {aborted}")));
+        }
         let now = Instant::now();
         let mut table = self.table.clone();
         let applied = table.apply(seat, &action).map_err(|r| PerformError::Refused(r.0))?;
@@ -392,7 +445,10 @@ impl Room {
         if let Some(clocks) = clocks.as_mut() {
             clocks.stop(now);
             match action {
-                Action::Move(_) => clocks.remaining[seat.index()] += clocks.increment,
+                Action::Move(_) => {
+                    clocks.remaining[seat.index()] += clocks.increment;
+                    clocks.moved[seat.index()] = true;
+                }
                 Action::Flag => clocks.remaining[seat.index()] = 0,
                 _ => {}
             }
@@ -432,6 +488,45 @@ impl Room {
         Ok(())
     }
 
+    /// The human seat on its first turn, and when the game is aborted if it does not move. Bots
+    /// never cause an abort; games without a clock are never aborted.
+    fn abort_deadline(&self) -> Option<(Player, Instant)> {
+        let (seat, since) = self.clocks.as_ref()?.first_turn?;
+        match self.setup.seats.get(seat.index()) {
+            Some(SeatKind::Human { .. }) if self.aborted.is_none() => Some((seat, since + self.first_move_time)),
+            _ => None,
+        }
+    }
+
+    /// Aborts the game if a human seat's first move is overdue: stored, then published.
+    async fn abort_if_due(&mut self) {
+        let Some((seat, at)) = self.abort_deadline() else { return };
+        if Instant::now() < at {
+            return;
+        }
+        let text = abort_text(self.table.seat_name(seat));
+        let stored = StoredAction {
+            seq: self.seq,
+            seat: seat.index(),
+            kind: ActionKind::Abort,
+            detail: String::new(),
+            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
+            created_ms: now_ms(),
+        };
+        if let Err(e) = self.store.append_action(&self.setup.id, &stored, Some(&text)).await {
+            error!(game = %self.setup.id, "could not store the abort: {e}");
+            self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+            return;
+        }
+        info!(game = %self.setup.id, "{text}");
+        self.seq += 1;
+        if let Some(clocks) = self.clocks.as_mut() {
+            clocks.start(None, Instant::now());
+        }
+        self.aborted = Some(text);
+        self.publish();
+    }
+
     /// Flags the seat whose clock has run out, if any.
     async fn flag_if_due(&mut self) {
         let Some((seat, at)) = self.clocks.as_ref().and_then(Clocks::deadline) else { return };
@@ -454,7 +549,7 @@ impl Room {
     /// What the server does by itself after a change: a seat out of the game passes, bots
     /// accept proposed alliances, and a bot to move starts thinking.
     async fn after_change(&mut self) {
-        if self.retry_at.is_some() {
+        if self.retry_at.is_some() || self.aborted.is_some() {
             return;
         }
         while let Some(seat) = self.table.forced_pass() {
@@ -516,6 +611,9 @@ impl Room {
 
     async fn bot_reply(&mut self, reply: BotReply) {
         self.bot_busy = None;
+        if self.aborted.is_some() {
+            return;
+        }
         if reply.generation != self.seq || self.table.clock_runner() != Some(reply.seat) {
             // The game moved on while the bot thought (a resignation, a flag).
             self.after_change().await;
@@ -571,7 +669,7 @@ impl Room {
     }
 
     fn state(&self) -> wire::GameState {
-        game_state(&self.setup, self.seq, &self.table, &self.log, self.clocks.as_ref(), &self.connected)
+        game_state(&self.setup, self.seq, &self.table, &self.log, self.clocks.as_ref(), &self.connected, self.aborted.as_deref())
     }
 
     fn record(&self) -> String {
@@ -585,8 +683,17 @@ impl Room {
             tags.push((table.seat_name(seat).to_string(), who));
         }
         tags.push(("Site".to_string(), format!("polyshogi server, game {}", self.setup.id)));
+        if let Some(aborted) = &self.aborted {
+            // The rules' result stays open (`*`): an aborted game has none.
+            tags.push(("Termination".to_string(), aborted.clone()));
+        }
         write_record(table, &tags)
     }
+}
+
+/// What an aborted game's outcome says.
+fn abort_text(seat_name: &str) -> String {
+    format!("Game aborted: {seat_name} did not make a first move in time")
 }
 
 /// The game state of docs/API.md, as a spectator sees it (`you` is none). Not a method: the
@@ -598,8 +705,18 @@ fn game_state(
     log: &Log,
     clocks: Option<&Clocks>,
     connected: &[u32],
+    aborted: Option<&str>,
 ) -> wire::GameState {
     let now = Instant::now();
+    let mut view = table.view();
+    if let Some(text) = aborted {
+        // The rules know nothing of an abort: the server ends the game on top of them.
+        view.drawn.to_move = None;
+        view.legal_moves.clear();
+        view.pending_alliance = None;
+        view.draw_offered_by.clear();
+        view.outcome = Some(wire::OutcomeView { text: text.to_string(), placings: Default::default(), aborted: true });
+    }
     let seats = table
         .seats()
         .into_iter()
@@ -643,7 +760,7 @@ fn game_state(
         rules: setup.rules.clone(),
         clock: setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),
         seats,
-        table: table.view(),
+        table: view,
         moves,
         you: None,
     }

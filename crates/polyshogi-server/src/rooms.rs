@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Duration;
 
 use tokio::sync::Mutex;
 use tokio::task::AbortHandle;
@@ -14,6 +15,8 @@ use crate::tokens::is_game_id;
 
 pub struct Rooms {
     store: Arc<dyn Store>,
+    /// How long a human seat has for its first move in a game with a clock.
+    first_move_time: Duration,
     live: Mutex<HashMap<String, RoomHandle>>,
     tasks: StdMutex<Vec<AbortHandle>>,
 }
@@ -36,8 +39,8 @@ impl std::fmt::Display for RoomError {
 }
 
 impl Rooms {
-    pub fn new(store: Arc<dyn Store>) -> Rooms {
-        Rooms { store, live: Mutex::new(HashMap::new()), tasks: StdMutex::new(Vec::new()) }
+    pub fn new(store: Arc<dyn Store>, first_move_time: Duration) -> Rooms {
+        Rooms { store, first_move_time, live: Mutex::new(HashMap::new()), tasks: StdMutex::new(Vec::new()) }
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -67,7 +70,7 @@ impl Rooms {
         let stored = setup.to_stored();
         self.store.create_game(&stored).await.map_err(RoomError::Store)?;
         let mut live = self.live.lock().await;
-        let (handle, task) = spawn_room(stored, self.store.clone()).map_err(RoomError::Broken)?;
+        let (handle, task) = spawn_room(stored, self.store.clone(), self.first_move_time).map_err(RoomError::Broken)?;
         self.tasks.lock().expect("not poisoned").push(task.abort_handle());
         live.insert(setup.id.clone(), handle.clone());
         Ok(handle)
@@ -85,7 +88,7 @@ impl Rooms {
         let Some(stored) = self.store.load_game(id).await.map_err(RoomError::Store)? else {
             return Ok(None);
         };
-        let (handle, task) = spawn_room(stored, self.store.clone()).map_err(RoomError::Broken)?;
+        let (handle, task) = spawn_room(stored, self.store.clone(), self.first_move_time).map_err(RoomError::Broken)?;
         self.tasks.lock().expect("not poisoned").push(task.abort_handle());
         live.insert(id.to_string(), handle.clone());
         Ok(Some(handle))

@@ -62,10 +62,13 @@ pub enum ActionKind {
     RequestTakeback,
     /// An answer to a takeback request; `detail` is `accept` or `refuse`.
     AnswerTakeback,
+    /// The seat did not make its first move in time: the game ends without result. A server
+    /// end, not a rule of the game, so it is never given to the rules when replayed.
+    Abort,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 8] = [
+    pub const ALL: [ActionKind; 9] = [
         ActionKind::Move,
         ActionKind::Answer,
         ActionKind::Resign,
@@ -74,6 +77,7 @@ impl ActionKind {
         ActionKind::DeclineDraw,
         ActionKind::RequestTakeback,
         ActionKind::AnswerTakeback,
+        ActionKind::Abort,
     ];
 
     pub fn name(self) -> &'static str {
@@ -86,6 +90,7 @@ impl ActionKind {
             ActionKind::DeclineDraw => "decline_draw",
             ActionKind::RequestTakeback => "takeback",
             ActionKind::AnswerTakeback => "takeback_answer",
+            ActionKind::Abort => "abort",
         }
     }
 

@@ -420,6 +420,7 @@ impl Table {
                 Some(placings) => self.seats().into_iter().map(|s| (self.seat_name(s).to_string(), placings[s])).collect(),
                 None => BTreeMap::new(),
             },
+            aborted: false,
         });
         wire::TableView {
             drawn,

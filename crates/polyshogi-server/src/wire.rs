@@ -278,6 +278,8 @@ pub struct OutcomeView {
     pub text: String,
     /// Each seat's place (1 is best); empty when the game ended without placings.
     pub placings: BTreeMap<String, u8>,
+    /// Ended without result: a human seat did not make its first move in time.
+    pub aborted: bool,
 }
 
 /// `GET /api/games/{id}/positions/{ply}`: the position after move `ply` (0: the start) and
@@ -312,6 +314,12 @@ pub struct ClientMessage {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientAction {
+    /// The first message of every connection: the seat token, or `None` for a spectator. The
+    /// token travels here, never in a URL, so that it stays out of logs.
+    Hello {
+        #[serde(default)]
+        token: Option<String>,
+    },
     /// A move in canonical or short text.
     Move {
         #[serde(rename = "move")]

@@ -1,11 +1,11 @@
-//! One WebSocket connection to a game: the seat its token opens (or a spectator), the state on
-//! connect and after every change, and the client's messages, checked and rate-limited.
+//! One WebSocket connection to a game: the seat its `hello` token opens (or a spectator), the
+//! state after the hello and after every change, and the client's messages, checked and
+//! rate-limited.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::Response;
 use polyshogi::player::Player;
 use serde::Deserialize;
@@ -22,18 +22,12 @@ pub const MESSAGES_PER_SECOND: f64 = 20.0;
 /// The longest message accepted; longer ones end the connection.
 const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 
-pub async fn upgrade(
-    ws: WebSocketUpgrade,
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-) -> Response {
+pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>, Path(id): Path<String>) -> Response {
     let room = match find_room(&app, &id).await {
         Ok(room) => room,
         Err(response) => return response,
     };
-    let token = query.get("token").cloned();
-    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(socket, room, token))
+    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(socket, room))
 }
 
 /// A token bucket: `MESSAGES_PER_SECOND` tokens a second, holding at most that many.
@@ -76,21 +70,42 @@ fn state_message(state: &GameState, you: Option<&str>) -> Message {
     text_message(&ServerMessage::State { game: Box::new(game) })
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle, token: Option<String>) {
-    let mut seat: Option<Player> = None;
-    if let Some(token) = token.filter(|t| !t.is_empty()) {
-        seat = room.seat_for_token(&token);
-        if seat.is_none() && socket.send(error_message("bad token")).await.is_err() {
-            return;
-        }
+/// Waits for the connection's `hello` and answers the seat its token opens (`None`: a
+/// spectator, a bad token included, after an error saying so); `None` if the connection ends
+/// first. Anything else before the hello gets an error and changes nothing.
+async fn greeting(socket: &mut WebSocket, room: &RoomHandle, limit: &mut RateLimit) -> Option<Option<Player>> {
+    loop {
+        let refusal = match socket.recv().await? {
+            Err(_) | Ok(Message::Close(_)) => return None,
+            Ok(Message::Ping(_) | Message::Pong(_)) => continue,
+            Ok(_) if !limit.allow() => "slow down".to_string(),
+            Ok(Message::Binary(_)) => "messages are JSON text, not binary".to_string(),
+            Ok(Message::Text(text)) => match parse_message(text.as_str()) {
+                Ok((Request::Hello(token), _)) => {
+                    let Some(token) = token.filter(|t| !t.is_empty()) else { return Some(None) };
+                    let seat = room.seat_for_token(&token);
+                    if seat.is_none() {
+                        socket.send(error_message("bad token")).await.ok()?;
+                    }
+                    return Some(seat);
+                }
+                Ok(_) => "say hello first: {\"type\": \"hello\", \"token\": …} (null for a spectator)".to_string(),
+                Err(message) => message,
+            },
+        };
+        socket.send(error_message(&refusal)).await.ok()?;
     }
+}
+
+async fn connection(mut socket: WebSocket, room: RoomHandle) {
+    let mut limit = RateLimit::new();
+    let Some(seat) = greeting(&mut socket, &room, &mut limit).await else { return };
     let you = seat.map(|s| room.seat_name(s));
     let Some((state, mut updates)) = room.join(seat).await else {
         let _ = socket.send(error_message("the game is not available")).await;
         return;
     };
     if socket.send(state_message(&state, you)).await.is_ok() {
-        let mut limit = RateLimit::new();
         loop {
             tokio::select! {
                 incoming = socket.recv() => {
@@ -131,10 +146,12 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, token: Option<Strin
 
 /// Reads one client message and performs it; the error is the message for this client only.
 async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Result<(), String> {
-    let action = parse_message(text)?;
-    let (action, named_seat) = action;
+    let (action, named_seat) = match parse_message(text)? {
+        (Request::Hello(_), _) => return Err("this connection has said hello already".into()),
+        (Request::Act(action), named_seat) => (action, named_seat),
+    };
     let Some(seat) = seat else {
-        return Err("spectators cannot act: connect with a seat token".into());
+        return Err("spectators cannot act: say hello with a seat token".into());
     };
     if let Some(named) = named_seat {
         if named != room.seat_name(seat) {
@@ -144,8 +161,16 @@ async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Res
     room.act(seat, action).await
 }
 
-/// A client message: the action, and the seat it names, if it names one.
-fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
+/// What a client message asks for.
+#[derive(PartialEq, Debug)]
+enum Request {
+    /// To hold the seat of this token (`None`: to watch).
+    Hello(Option<String>),
+    Act(Action),
+}
+
+/// A client message: what it asks for, and the seat it names, if it names one.
+fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let Value::Object(fields) = &value else { return Err("a message is a JSON object with a \"type\"".into()) };
     let kind = fields.get("type").and_then(Value::as_str).ok_or("a message needs a \"type\"")?;
@@ -155,21 +180,25 @@ fn parse_message(text: &str) -> Result<(Action, Option<String>), String> {
         ("move", _) => "a move message needs the move text in \"move\"".to_string(),
         ("alliance", _) => "an alliance message needs \"accept\": true or false".to_string(),
         ("takeback_answer", _) => "a takeback answer needs \"accept\": true or false".to_string(),
+        ("hello", _) => "a hello message needs the seat token in \"token\" (null for a spectator)".to_string(),
         (other, _) => {
             let shown: String = other.chars().take(40).collect();
-            format!("unknown message type `{shown}` (known: move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance)")
+            format!(
+                "unknown message type `{shown}` (known: hello, move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance)"
+            )
         }
     })?;
-    let action = match message.action {
-        ClientAction::Move { text } => Action::Move(text),
-        ClientAction::Resign => Action::Resign,
-        ClientAction::OfferDraw => Action::OfferDraw,
-        ClientAction::DeclineDraw => Action::DeclineDraw,
-        ClientAction::Takeback => Action::RequestTakeback,
-        ClientAction::TakebackAnswer { accept } => Action::AnswerTakeback(accept),
-        ClientAction::Alliance { accept } => Action::Answer(accept),
+    let request = match message.action {
+        ClientAction::Hello { token } => Request::Hello(token),
+        ClientAction::Move { text } => Request::Act(Action::Move(text)),
+        ClientAction::Resign => Request::Act(Action::Resign),
+        ClientAction::OfferDraw => Request::Act(Action::OfferDraw),
+        ClientAction::DeclineDraw => Request::Act(Action::DeclineDraw),
+        ClientAction::Takeback => Request::Act(Action::RequestTakeback),
+        ClientAction::TakebackAnswer { accept } => Request::Act(Action::AnswerTakeback(accept)),
+        ClientAction::Alliance { accept } => Request::Act(Action::Answer(accept)),
     };
-    Ok((action, message.seat))
+    Ok((request, message.seat))
 }
 
 #[cfg(test)]
@@ -178,11 +207,14 @@ mod tests {
 
     #[test]
     fn messages_parse_or_say_what_is_wrong() {
-        assert_eq!(parse_message(r#"{"type":"move","move":"P3c-4d"}"#), Ok((Action::Move("P3c-4d".into()), None)));
+        assert_eq!(parse_message(r#"{"type":"move","move":"P3c-4d"}"#), Ok((Request::Act(Action::Move("P3c-4d".into())), None)));
         assert_eq!(
             parse_message(r#"{"type":"alliance","accept":false,"seat":"Last"}"#),
-            Ok((Action::Answer(false), Some("Last".into())))
+            Ok((Request::Act(Action::Answer(false)), Some("Last".into())))
         );
+        assert_eq!(parse_message(r#"{"type":"hello","token":"abc"}"#), Ok((Request::Hello(Some("abc".into())), None)));
+        assert_eq!(parse_message(r#"{"type":"hello"}"#), Ok((Request::Hello(None), None)));
+        assert!(parse_message(r#"{"type":"hello","token":5}"#).unwrap_err().contains("seat token"));
         assert!(parse_message("hello").unwrap_err().starts_with("not JSON"));
         assert!(parse_message("[1]").is_err());
         assert!(parse_message(r#"{"type":"castle"}"#).unwrap_err().contains("unknown message type `castle`"));

@@ -152,7 +152,7 @@ async fn a_human_plays_two_bots_while_a_spectator_watches() {
     assert_eq!(created["seats"][1], json!({ "seat": "Middle", "kind": "bot", "level": "beginner" }));
     assert_eq!(created["spectator_link"], format!("/play/{id}"));
     let token = token(&created, 0);
-    assert_eq!(created["seats"][0]["link"], format!("/play/{id}?seat=First&token={token}"));
+    assert_eq!(created["seats"][0]["link"], format!("/play/{id}#seat=First&token={token}"));
 
     let mut spectator = server.connect(&id, None).await;
     let first_view = spectator.until_state("the first state", |_| true).await;
@@ -230,6 +230,43 @@ async fn a_bad_token_gets_an_error_and_a_spectators_view() {
     let other = server.create(new_game(&["human", "human", "human"], None)).await;
     let mut stranger = server.connect(id, Some(&token(&other, 0))).await;
     assert_eq!(stranger.next_error().await, "bad token");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seat_token_comes_in_the_hello_never_in_the_url() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], None)).await;
+    let id = created["id"].as_str().unwrap();
+    for seat in created["seats"].as_array().unwrap() {
+        let link = seat["link"].as_str().unwrap();
+        assert!(!link.contains('?'), "a seat link with a query: {link}");
+        assert!(link.contains("#seat="), "{link}");
+    }
+    // Before the hello nothing is sent and nothing is done.
+    let mut early = Client::open(server.addr, id).await;
+    early.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    assert!(early.next_error().await.starts_with("say hello first"));
+    early.send(json!({ "type": "hello" })).await;
+    let state = early.until_state("the spectator's state", |_| true).await;
+    assert_eq!(state["you"], Value::Null);
+    assert!(moves(&state).is_empty());
+    // The token's seat, and only one hello per connection.
+    let mut first = server.connect(id, Some(&token(&created, 0))).await;
+    let state = first.until_state("First's state", |_| true).await;
+    assert_eq!(state["you"], "First");
+    first.send(json!({ "type": "hello", "token": token(&created, 1) })).await;
+    assert_eq!(first.next_error().await, "this connection has said hello already");
+    first.send(json!({ "type": "move", "move": "P3c-4d" })).await;
+    let state = first.until_state("First's move", |s| moves(s).len() == 1).await;
+    assert_eq!(state["you"], "First");
+    assert_eq!(state["to_move"], "Middle");
+    // A token in the URL's query is not read at all: the hello decides.
+    let mut query = Client::open_url(&format!("ws://{}/api/games/{id}/ws?token={}", server.addr, token(&created, 1))).await;
+    query.send(json!({ "type": "hello", "token": null })).await;
+    let state = query.until_state("the state", |_| true).await;
+    assert_eq!(state["you"], Value::Null);
+    query.send(json!({ "type": "move", "move": "P10m-10l" })).await;
+    assert!(query.next_error().await.contains("spectators cannot act"));
 }
 
 /// Sends one bad message on `client` and checks that exactly one error comes back and that
@@ -414,9 +451,17 @@ fn assert_replays_to(record: &str, state: &Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flag_falls_as_a_resignation() {
     let (server, _dir) = server().await;
-    // Tiny clocks: First, then Middle run out; Last is left and wins.
+    // Tiny clocks, which run only after each seat's first move: everyone moves once, then
+    // First, then Middle run out; Last is left and wins.
     let created = server.create(new_game(&["human", "human", "human"], Some((300, 0)))).await;
     let id = created["id"].as_str().unwrap();
+    for (index, seat) in ["First", "Middle", "Last"].into_iter().enumerate() {
+        let mut client = server.connect(id, Some(&token(&created, index))).await;
+        let state = client.until_state(&format!("{seat}'s first turn"), |s| s["to_move"] == seat).await;
+        assert_eq!(seat_entry(&state, seat)["clock_ms"], 300, "{seat}'s clock ran before his first move");
+        play_some_move(&mut client, &state, index).await;
+        client.until_state(&format!("{seat}'s move"), |s| moves(s).len() == index + 1).await;
+    }
     let state = server.wait_state(id, "the end on time", |s| !s["outcome"].is_null()).await;
     assert_eq!(seat_entry(&state, "First")["active"], false);
     assert_eq!(seat_entry(&state, "Middle")["active"], false);
@@ -547,4 +592,78 @@ async fn bots_grant_a_takeback_at_once() {
     first.send(json!({ "type": "takeback" })).await;
     let state = first.until_state("the takeback", |s| moves(s).is_empty()).await;
     assert_eq!(state["to_move"], "First");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_clock_runs_before_a_seats_first_move() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "human", "human"], Some((600_000, 5_000)))).await;
+    let id = created["id"].as_str().unwrap();
+    let mut first = server.connect(id, Some(&token(&created, 0))).await;
+    let state = first.until_state("First's state", |_| true).await;
+    // Another change while First thinks over his first move: Middle connects.
+    let mut middle = server.connect(id, Some(&token(&created, 1))).await;
+    middle.until_state("Middle's state", |_| true).await;
+    let waited = server.wait_state(id, "Middle online", |s| seat_entry(s, "Middle")["connected"] == true).await;
+    for seat in ["First", "Middle", "Last"] {
+        assert_eq!(seat_entry(&waited, seat)["clock_ms"], 600_000, "{seat}'s clock ran before First's first move");
+    }
+    play_some_move(&mut first, &state, 0).await;
+    let state = middle.until_state("Middle's first turn", |s| s["to_move"] == "Middle").await;
+    // First's first move cost him nothing and earned the increment; Middle's clock waits.
+    assert_eq!(seat_entry(&state, "First")["clock_ms"], 605_000);
+    assert_eq!(seat_entry(&state, "Middle")["clock_ms"], 600_000);
+    play_some_move(&mut middle, &state, 0).await;
+    middle.until_state("Middle's move", |s| moves(s).len() == 2).await;
+    // First's clock waits too, as it is not his turn; Last's has not started.
+    let state = server.state(id).await;
+    assert_eq!(seat_entry(&state, "First")["clock_ms"], 605_000);
+    assert_eq!(seat_entry(&state, "Middle")["clock_ms"], 605_000);
+    assert_eq!(seat_entry(&state, "Last")["clock_ms"], 600_000);
+    // That clocks run from the second move on, a_flag_falls_as_a_resignation shows.
+}
+
+/// A server whose human seats have a fifth of a second for their first move.
+async fn impatient_server(url: &str) -> TestServer {
+    TestServer::start_with(url, Duration::from_millis(200)).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_who_does_not_make_his_first_move_aborts_the_game() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite:{}", dir.path().join("abort.db").display());
+    let server = impatient_server(&url).await;
+    // A bot moves first (bots never abort); the human Middle never moves.
+    let created = server.create(new_game(&["beginner", "human", "beginner"], Some((600_000, 0)))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let state = server.wait_state(&id, "the abort", |s| !s["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["aborted"], true);
+    assert_eq!(state["outcome"]["text"], "Game aborted: Middle did not make a first move in time");
+    assert_eq!(state["outcome"]["placings"], json!({}));
+    assert_eq!(moves(&state).len(), 1, "First, a bot, moved; nobody after the abort");
+    assert_eq!(state["to_move"], Value::Null);
+    assert_eq!(state["legal_moves"], json!([]));
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert!(record.contains("[Termination \"Game aborted: Middle did not make a first move in time\"]"), "{record}");
+    // Nothing more can be done in it.
+    let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
+    middle.until_state("Middle's state", |_| true).await;
+    middle.send(json!({ "type": "resign" })).await;
+    assert!(middle.next_error().await.starts_with("the game is over: Game aborted"));
+    server.kill();
+    // An aborted game stays aborted after a restart.
+    let server = impatient_server(&url).await;
+    let again = server.state(&id).await;
+    assert_eq!(steady(&again), steady(&state));
+    // A game without a clock is never aborted: Middle's first turn waits as long as he likes.
+    let untimed = server.create(new_game(&["beginner", "human", "beginner"], None)).await;
+    let untimed_id = untimed["id"].as_str().unwrap();
+    let mut middle = server.connect(untimed_id, Some(&token(&untimed, 1))).await;
+    let state = middle.until_state("Middle's first turn", |s| s["to_move"] == "Middle").await;
+    // A change that comes after the 200 ms: Middle's reconnection after a timed game aborts.
+    let timed = server.create(new_game(&["human", "beginner", "beginner"], Some((600_000, 0)))).await;
+    server.wait_state(timed["id"].as_str().unwrap(), "the other abort", |s| !s["outcome"].is_null()).await;
+    play_some_move(&mut middle, &state, 0).await;
+    let state = middle.until_state("Middle's move", |s| moves(s).len() >= 2).await;
+    assert!(state["outcome"].is_null(), "{state}");
 }

@@ -161,6 +161,7 @@ const SERVER_TYPES: [&str; 2] = ["state", "error"];
 /// The `type` of a client message; like `server_type`.
 fn client_type(action: &ClientAction) -> &'static str {
     match action {
+        ClientAction::Hello { .. } => "hello",
         ClientAction::Move { .. } => "move",
         ClientAction::Resign => "resign",
         ClientAction::OfferDraw => "offer_draw",
@@ -171,7 +172,8 @@ fn client_type(action: &ClientAction) -> &'static str {
     }
 }
 
-const CLIENT_TYPES: [&str; 7] = ["move", "resign", "offer_draw", "decline_draw", "takeback", "takeback_answer", "alliance"];
+const CLIENT_TYPES: [&str; 8] =
+    ["hello", "move", "resign", "offer_draw", "decline_draw", "takeback", "takeback_answer", "alliance"];
 
 #[test]
 fn every_wire_type_and_message_has_an_example() {

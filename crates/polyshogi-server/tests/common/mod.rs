@@ -25,13 +25,18 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(database: &str) -> TestServer {
+        TestServer::start_with(database, polyshogi_server::DEFAULT_FIRST_MOVE_TIME).await
+    }
+
+    /// A server whose human seats have `first_move_time` for their first move.
+    pub async fn start_with(database: &str, first_move_time: Duration) -> TestServer {
         let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
         let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
         let database = database.to_string();
         let started = runtime.spawn(async move {
             // The server's tasks live on in this runtime after `Server` is dropped.
-            Server::start("127.0.0.1:0", &database).await.map(|server| server.addr())
+            Server::start_with("127.0.0.1:0", &database, first_move_time).await.map(|server| server.addr())
         });
         let addr = started.await.expect("the start task ran").expect("the server starts");
         TestServer { addr, runtime: Some(runtime) }
@@ -140,11 +145,19 @@ pub struct Client {
 }
 
 impl Client {
+    /// Opens a connection and says hello with `token` (none: a spectator's hello).
     pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(token) => format!("ws://{addr}/api/games/{id}/ws?token={token}"),
-            None => format!("ws://{addr}/api/games/{id}/ws"),
-        };
+        let mut client = Client::open(addr, id).await;
+        client.send(json!({ "type": "hello", "token": token })).await;
+        client
+    }
+
+    /// Opens a connection without saying anything.
+    pub async fn open(addr: SocketAddr, id: &str) -> Client {
+        Client::open_url(&format!("ws://{addr}/api/games/{id}/ws")).await
+    }
+
+    pub async fn open_url(url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
         Client { ws }
     }
