@@ -164,7 +164,7 @@ describe('moves made visible', { concurrency: false }, () => {
     const levels = await getJSON('/api/levels');
     const created = await createGame({
       variant: 'sannin', rules: [], clock: null,
-      seats: [{ kind: 'human' }, { kind: 'bot', level: levels[0] }, { kind: 'bot', level: levels[0] }],
+      seats: [{ kind: 'human' }, { kind: 'bot', level: levels[0].name }, { kind: 'bot', level: levels[0].name }],
     });
     const { page, context } = await newPage(browser);
     await page.goto(BASE + seatLink(created, 'First'));

@@ -147,7 +147,7 @@ describe('invitations', { concurrency: false }, () => {
     // Two seconds each: First's clock runs from his second turn and soon runs low.
     const created = await createGame({
       variant: 'sannin', rules: [], clock: { initial_ms: 2000, increment_ms: 0 },
-      seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }],
+      seats: [{ kind: 'human' }, { kind: 'bot', level: 'beginner' }, { kind: 'bot', level: 'beginner' }],
     });
     const { page, context } = await newPage(browser);
     await page.goto(BASE + seatLink(created, 'First'));
