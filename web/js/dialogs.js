@@ -1,6 +1,7 @@
 // The page's modal dialogs: the promotion question, the confirmation of a resignation, and
 // the end of the game with each seat's place.
 
+import { ordinal } from './places.js';
 import { pieceName } from './moves.js';
 
 const $ = (id) => document.getElementById(id);
@@ -42,7 +43,7 @@ export function showEnd(game) {
     : [];
   $('placings').replaceChildren(...rows.map(([seat, place]) => {
     const li = document.createElement('li');
-    li.textContent = `${seat}${place != null ? ` — place ${place}` : ''}`;
+    li.textContent = `${seat}${place != null ? ` — ${ordinal(place)}` : ''}`;
     return li;
   }));
   if (!dialog.open) dialog.showModal();

@@ -1,6 +1,7 @@
 // The players panel: each seat with its kind, tags, connection and running clock, the pieces
 // in hand (buttons that pick a drop), and the alliance line.
 
+import { ordinal } from './places.js';
 import { seatColour } from './board.js';
 import { pieceName } from './moves.js';
 import { state, mySeats } from './game-state.js';
@@ -86,7 +87,7 @@ export function renderPlayers(seat, onPickHand) {
     if (!game.outcome && game.to_move === s.seat) tags.push(['move', 'to move']);
     if ((game.in_check || []).includes(s.seat)) tags.push(['check', 'in check']);
     if (out && !placings) tags.push(['out', 'out']);
-    if (placings && placings[s.seat] != null) tags.push(['place', `place ${placings[s.seat]}`]);
+    if (placings && placings[s.seat] != null) tags.push(['place', `${ordinal(placings[s.seat])} place`]);
     if ((game.draw_offered_by || []).includes(s.seat)) tags.push(['draw', 'offers a draw']);
     const tagBox = li.querySelector('.tags');
     tagBox.replaceChildren(...tags.map(([cls, text]) => {

@@ -85,7 +85,7 @@ describe('hot-seat games', { concurrency: false }, () => {
     await page.click('#confirm-yes');
     await page.waitForSelector('#game-end[open]');
     assert.match(await page.locator('#game-end-text').innerText(), /First/);
-    assert.match(await page.locator('#placings').innerText(), /First — place 1/);
+    assert.match(await page.locator('#placings').innerText(), /First — 1st/);
     assert.equal(await page.locator('#game').getAttribute('data-over'), '1');
     await screenshot(page, 'sannin-game-end.png');
     // The record, downloaded from the end screen.
