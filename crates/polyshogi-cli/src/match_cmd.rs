@@ -89,8 +89,6 @@ struct GameResult {
     /// Places per seat (1 = first; players sharing a place share its number).
     places: Vec<u8>,
     plies: usize,
-    /// How the game ended, in words, with names (`Last wins: First and Middle are out of the game`).
-    termination: String,
     /// The same without names, for counting endings (`last player standing`).
     ending: String,
     record: String,
@@ -399,9 +397,10 @@ fn play_game<P: Evaluate>(
     }
     tags.push(("Opening".to_string(), format!("{opening_moves} random plies")));
     tags.push(("TimeControl".to_string(), budget_text(budget)));
-    tags.push(("Termination".to_string(), termination.clone()));
+    // How the game ended in words, with names (`Last wins: First and Middle are out of the game`).
+    tags.push(("Termination".to_string(), termination));
     let record = write_record(&game, &tags, None);
-    Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), termination, ending, record })
+    Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), ending, record })
 }
 
 /// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game

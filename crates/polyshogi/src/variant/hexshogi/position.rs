@@ -301,7 +301,7 @@ impl HexShogiPosition {
     }
 
     pub fn hand(&self, player: Player) -> &Hand {
-        &self.store.hand(player)
+        self.store.hand(player)
     }
 
     pub fn plies(&self) -> u32 {

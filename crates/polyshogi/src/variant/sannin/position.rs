@@ -319,7 +319,7 @@ impl SanninPosition {
     }
 
     pub fn hand(&self, player: Player) -> &Hand {
-        &self.store.hand(player)
+        self.store.hand(player)
     }
 
     pub fn may_castle(&self, player: Player) -> bool {

@@ -56,7 +56,7 @@ impl SanninPosition {
     /// The position string.
     pub fn to_text(&self) -> String {
         let board = write_board(&ranks(self), |cell| self.piece_at(cell), SEATS);
-        let hands = hands_text(|p| hand_text(&self.store.hand(p)), SEATS);
+        let hands = hands_text(|p| hand_text(self.store.hand(p)), SEATS);
         let flag_seats = |flags: ByPlayer<bool>| {
             let mut set = PlayerSet::EMPTY;
             for p in Player::ALL.into_iter().filter(|&p| flags[p]) {
@@ -279,7 +279,7 @@ impl SanninPosition {
             } else {
                 ""
             };
-            text.push_str(&format!("{}{status}: hand {}\n", self.seat_name(p), hand_text(&self.store.hand(p))));
+            text.push_str(&format!("{}{status}: hand {}\n", self.seat_name(p), hand_text(self.store.hand(p))));
         }
         if !self.allies.is_empty() {
             text.push_str(&format!("alliance: {}\n", seats_text(self.allies)));
