@@ -345,9 +345,7 @@ impl Table {
         let Some(last) = (1..=plies).rev().find(|&ply| self.game.mover_of(ply) == Some(seat)) else {
             return refuse("you have no move to take back");
         };
-        // Tried on a copy first: a takeback may not undo a resignation or a time-out.
-        let mut trial = self.game.clone();
-        if trial.rewind_to(last - 1).is_err() {
+        if !self.game.can_rewind_to(last - 1) {
             return refuse("a takeback cannot undo a resignation or a time-out");
         }
         self.takeback = Some(TakebackRequest { by: seat, to_plies: last - 1, accepted: PlayerSet::EMPTY });

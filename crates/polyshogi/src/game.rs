@@ -181,7 +181,7 @@ impl<P: Rules> Game<P> {
     /// departures that followed them. Refused past the last move, and when a departure came
     /// later (a takeback does not undo a resignation or a time-out).
     pub fn rewind_to(&mut self, plies: usize) -> Result<(), IllegalMove> {
-        if self.departures.iter().any(|&(after, _)| after > plies) {
+        if !self.can_rewind_to(plies) {
             return Err(IllegalMove::NotLegal);
         }
         let position = self.position_after(plies).ok_or(IllegalMove::NotLegal)?;
@@ -190,6 +190,11 @@ impl<P: Rules> Game<P> {
         self.decisions.retain(|&(after, _)| after <= plies);
         self.position = position;
         Ok(())
+    }
+
+    /// Whether `rewind_to(plies)` would be allowed.
+    pub fn can_rewind_to(&self, plies: usize) -> bool {
+        plies <= self.moves.len() && self.departures.iter().all(|&(after, _)| after <= plies)
     }
 
     /// Takes back the last move (and any answer that followed it), given the position before.

@@ -131,14 +131,15 @@ impl<K: GameKeys> PieceStore<K> {
         Player::ALL.into_iter().fold(board, |key, player| key ^ keys.hand(player, &self.hands[player]))
     }
 
-    /// Puts `piece` on the empty `cell`.
+    /// Puts `piece` on the empty `cell`; returns its code, for a game's own tables.
     #[inline]
-    pub(crate) fn put(&mut self, cell: Cell, piece: Piece) {
+    pub(crate) fn put(&mut self, cell: Cell, piece: Piece) -> Code {
         let code = code_of(piece);
         self.board[cell.usize()] = code;
         self.by_player[piece.player].insert(cell);
         self.occupied.insert(cell);
         self.material_key ^= K::keys().piece(code, cell);
+        code
     }
 
     /// Empties `cell`, returning what stood there.

@@ -177,6 +177,11 @@ impl AnyGame {
         crate::with_game!(self, game => game.rewind_to(plies))
     }
 
+    /// Whether the game may go back to its first `plies` moves (see `Game::can_rewind_to`).
+    pub fn can_rewind_to(&self, plies: usize) -> bool {
+        crate::with_game!(self, game => game.can_rewind_to(plies))
+    }
+
     /// The number of moves played.
     pub fn plies(&self) -> usize {
         crate::with_game!(self, game => game.moves().len())

@@ -11,7 +11,7 @@ use crate::geometry::{Cell, Hour};
 use crate::mv::Move;
 use crate::outcome::{Events, Outcome};
 use crate::piece::{Hand, Piece, Role};
-use crate::piece_store::{code_of, PieceStore};
+use crate::piece_store::PieceStore;
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Everything a Hex Shogi 91 position holds, unchecked: what parsers and tests build. Which
@@ -437,7 +437,7 @@ impl HexShogiPosition {
     /// Puts `piece` on the empty `cell`, noting it in the role sets attack tests use.
     #[inline]
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.store.put(cell, piece);
+        let code = self.store.put(cell, piece);
         if !piece.promoted {
             match piece.role {
                 Role::King => self.kings.insert(cell),
@@ -446,7 +446,7 @@ impl HexShogiPosition {
                 _ => {}
             }
         }
-        if !self.tables.range_hours[code_of(piece) as usize].is_empty() {
+        if !self.tables.range_hours[code as usize].is_empty() {
             self.rangers.insert(cell);
         }
     }
