@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
-use polyshogi::player::Player;
+use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::Variant;
 use polyshogi::with_game;
 use polyshogi_engine::Limits;
@@ -18,6 +18,7 @@ use crate::bots::Bot;
 use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
 use crate::table::{Action, EntryKind, Log, Table};
+use crate::tokens::new_game_id;
 use crate::wire;
 
 /// Who sits in a seat.
@@ -105,6 +106,14 @@ pub struct GameSetup {
 }
 
 impl GameSetup {
+    /// The rematch of this game, as `id`: the same variant, rules and clock, and each occupant
+    /// one seat on (the last seat's to the first), so that colours change hands.
+    pub fn rematch(&self, id: String, created_ms: i64) -> GameSetup {
+        let mut seats = self.seats.clone();
+        seats.rotate_right(1);
+        GameSetup { id, seats, created_ms, ..self.clone() }
+    }
+
     pub fn to_stored(&self) -> StoredGame {
         StoredGame {
             id: self.id.clone(),
@@ -147,6 +156,12 @@ enum Command {
     },
     Record {
         reply: oneshot::Sender<String>,
+    },
+    /// Asks for (or agrees to) a rematch, or turns it down.
+    Rematch {
+        seat: Player,
+        agree: bool,
+        reply: oneshot::Sender<Result<(), String>>,
     },
     /// The position after a number of moves; `None` past the last move.
     Position {
@@ -201,6 +216,14 @@ impl RoomHandle {
     pub async fn act(&self, seat: Player, action: Action) -> Result<(), String> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Act { seat, action, reply }).await.map_err(|_| "the game is not available".to_string())?;
+        rx.await.map_err(|_| "the game is not available".to_string())?
+    }
+
+    /// A seat asks for a rematch (or agrees to it), or turns it down; the error is the message
+    /// for that client.
+    pub async fn rematch(&self, seat: Player, agree: bool) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Rematch { seat, agree, reply }).await.map_err(|_| "the game is not available".to_string())?;
         rx.await.map_err(|_| "the game is not available".to_string())?
     }
 
@@ -263,6 +286,16 @@ struct Room {
     first_move_time: Duration,
     /// Why the game was aborted, once it is: it ended without result.
     aborted: Option<String>,
+    /// After the end: the rematch asked for.
+    rematch: Rematch,
+}
+
+/// A finished game's rematch: which seats asked for it (kept in memory only: after a restart
+/// they ask again), and the new game once all agreed (stored as a `Rematch` action).
+#[derive(Clone, Debug, Default)]
+struct Rematch {
+    asked: PlayerSet,
+    game: Option<String>,
 }
 
 /// Starts the owner task of a stored game (new or resumed); fails if its actions cannot be
@@ -294,6 +327,7 @@ pub fn spawn_room(
     });
     let mut log = Log::default();
     let mut aborted = None;
+    let mut rematch = Rematch::default();
     for action in &stored.actions {
         let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {}: seat {}", stored.id, action.seat))?;
         let request = match action.kind {
@@ -307,7 +341,11 @@ pub fn spawn_room(
             ActionKind::AnswerTakeback => Action::AnswerTakeback(action.detail == "accept"),
             ActionKind::Abort => {
                 aborted = Some(abort_text(table.seat_name(seat)));
-                break;
+                continue;
+            }
+            ActionKind::Rematch => {
+                rematch.game = Some(action.detail.clone());
+                continue;
             }
         };
         if let (Some(clocks), ActionKind::Move) = (clocks.as_mut(), action.kind) {
@@ -348,8 +386,16 @@ pub fn spawn_room(
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
     let connected = vec![0; 3];
     let version = stored.actions.len() as i64;
-    let (published, _) =
-        watch::channel(Arc::new(game_state(&setup, version, &table, &log, clocks.as_ref(), &connected, aborted.as_deref())));
+    let (published, _) = watch::channel(Arc::new(game_state(
+        &setup,
+        version,
+        &table,
+        &log,
+        clocks.as_ref(),
+        &connected,
+        aborted.as_deref(),
+        &rematch,
+    )));
     let room = Room {
         setup,
         table,
@@ -364,6 +410,7 @@ pub fn spawn_room(
         retry_at: None,
         first_move_time,
         aborted,
+        rematch,
     };
     let handle = RoomHandle { id: stored.id.clone(), tx, token_hashes, seat_names };
     let task = tokio::spawn(room.run(rx, bot_rx));
@@ -426,6 +473,10 @@ impl Room {
             Command::Record { reply } => {
                 let _ = reply.send(self.record());
             }
+            Command::Rematch { seat, agree, reply } => {
+                let result = self.answer_rematch(seat, agree).await.map_err(|e| e.message());
+                let _ = reply.send(result);
+            }
             Command::Position { plies, reply } => {
                 let _ = reply.send(self.table.position_after(plies));
             }
@@ -484,6 +535,55 @@ impl Room {
         if let Some(result) = result {
             info!(game = %self.setup.id, "game over: {result}");
         }
+        self.publish();
+        Ok(())
+    }
+
+    fn is_over(&self) -> bool {
+        self.aborted.is_some() || self.table.is_over()
+    }
+
+    /// A seat asks for a rematch or agrees to it (`agree`), or turns it down. Bots agree at
+    /// once; when every human has agreed, the new game is stored with the link to it, and every
+    /// page of this game learns its id.
+    async fn answer_rematch(&mut self, seat: Player, agree: bool) -> Result<(), PerformError> {
+        if !self.is_over() {
+            return Err(PerformError::Refused("a rematch can be asked for once the game is over".into()));
+        }
+        if let Some(id) = &self.rematch.game {
+            return Err(PerformError::Refused(format!("the rematch has started already: game {id}")));
+        }
+        if !agree {
+            if self.rematch.asked.is_empty() {
+                return Err(PerformError::Refused("no rematch has been asked for".into()));
+            }
+            self.rematch.asked = PlayerSet::EMPTY;
+            self.publish();
+            return Ok(());
+        }
+        self.rematch.asked.insert(seat);
+        let waiting = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
+        if !waiting.into_iter().all(|s| self.rematch.asked.contains(s)) {
+            self.publish();
+            return Ok(());
+        }
+        let setup = self.setup.rematch(new_game_id(), now_ms());
+        let link = StoredAction {
+            seq: self.seq,
+            seat: seat.index(),
+            kind: ActionKind::Rematch,
+            detail: setup.id.clone(),
+            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
+            created_ms: setup.created_ms,
+        };
+        if let Err(e) = self.store.create_rematch(&setup.to_stored(), &self.setup.id, &link).await {
+            error!(game = %self.setup.id, "could not store the rematch: {e}");
+            self.rematch.asked.remove(seat);
+            return Err(PerformError::Storage);
+        }
+        info!(game = %self.setup.id, "rematch: game {}", setup.id);
+        self.seq += 1;
+        self.rematch.game = Some(setup.id);
         self.publish();
         Ok(())
     }
@@ -669,7 +769,16 @@ impl Room {
     }
 
     fn state(&self) -> wire::GameState {
-        game_state(&self.setup, self.seq, &self.table, &self.log, self.clocks.as_ref(), &self.connected, self.aborted.as_deref())
+        game_state(
+            &self.setup,
+            self.seq,
+            &self.table,
+            &self.log,
+            self.clocks.as_ref(),
+            &self.connected,
+            self.aborted.as_deref(),
+            &self.rematch,
+        )
     }
 
     fn record(&self) -> String {
@@ -698,6 +807,7 @@ fn abort_text(seat_name: &str) -> String {
 
 /// The game state of docs/API.md, as a spectator sees it (`you` is none). Not a method: the
 /// watch channel's first value is made before the room exists.
+#[allow(clippy::too_many_arguments)]
 fn game_state(
     setup: &GameSetup,
     version: i64,
@@ -706,6 +816,7 @@ fn game_state(
     clocks: Option<&Clocks>,
     connected: &[u32],
     aborted: Option<&str>,
+    rematch: &Rematch,
 ) -> wire::GameState {
     let now = Instant::now();
     let mut view = table.view();
@@ -762,6 +873,22 @@ fn game_state(
         seats,
         table: view,
         moves,
+        rematch: (aborted.is_some() || table.is_over()).then(|| rematch_view(table, rematch)),
         you: None,
+    }
+}
+
+/// The rematch as the state tells it: who asked, the new game, and where each player goes.
+fn rematch_view(table: &Table, rematch: &Rematch) -> wire::RematchView {
+    let seats = table.seats();
+    let next_seat = seats
+        .iter()
+        .zip(seats.iter().cycle().skip(1))
+        .map(|(&here, &there)| (table.seat_name(here).to_string(), table.seat_name(there).to_string()))
+        .collect();
+    wire::RematchView {
+        offered_by: seats.iter().filter(|s| rematch.asked.contains(**s)).map(|&s| table.seat_name(s).to_string()).collect(),
+        game: rematch.game.clone(),
+        next_seat,
     }
 }

@@ -65,10 +65,13 @@ pub enum ActionKind {
     /// The seat did not make its first move in time: the game ends without result. A server
     /// end, not a rule of the game, so it is never given to the rules when replayed.
     Abort,
+    /// After the end: every player agreed to a rematch; `detail` is the new game's id. Not a
+    /// rule of the game either.
+    Rematch,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 9] = [
+    pub const ALL: [ActionKind; 10] = [
         ActionKind::Move,
         ActionKind::Answer,
         ActionKind::Resign,
@@ -78,6 +81,7 @@ impl ActionKind {
         ActionKind::RequestTakeback,
         ActionKind::AnswerTakeback,
         ActionKind::Abort,
+        ActionKind::Rematch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -91,6 +95,7 @@ impl ActionKind {
             ActionKind::RequestTakeback => "takeback",
             ActionKind::AnswerTakeback => "takeback_answer",
             ActionKind::Abort => "abort",
+            ActionKind::Rematch => "rematch",
         }
     }
 
@@ -134,6 +139,9 @@ pub struct StoredGame {
 pub trait Store: Send + Sync + 'static {
     /// Stores a new game and its seats (its `actions` are ignored).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
+    /// Stores the rematch `game` (as `create_game`) together with the `Rematch` action that
+    /// links the finished game `from_id` to it.
+    async fn create_rematch(&self, game: &StoredGame, from_id: &str, link: &StoredAction) -> Result<(), StoreError>;
     /// Appends one action; `result` marks the game finished with that outcome text.
     async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError>;
     /// A game with all its actions, or `None` if there is no such game.
@@ -228,46 +236,42 @@ fn read_action(row: &AnyRow) -> Result<StoredAction, StoreError> {
     })
 }
 
-#[async_trait]
-impl Store for SqlStore {
-    async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)",
-        )
-        .bind(&game.id)
-        .bind(&game.variant)
-        .bind(game.rules.join("\n"))
-        .bind(game.start_position.clone())
-        .bind(game.clock.map(|c| c.0))
-        .bind(game.clock.map(|c| c.1))
-        .bind(game.created_ms)
-        .execute(&mut *tx)
-        .await?;
-        for (index, seat) in game.seats.iter().enumerate() {
-            let (kind, level, token_hash) = match seat {
-                StoredSeat::Human { token_hash } => ("human", None, Some(token_hash.clone())),
-                StoredSeat::Bot { level } => ("bot", Some(level.clone()), None),
-            };
-            sqlx::query("INSERT INTO seats (game_id, seat, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)")
-                .bind(&game.id)
-                .bind(index as i64)
-                .bind(kind)
-                .bind(level)
-                .bind(token_hash)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
+type Transaction = sqlx::Transaction<'static, sqlx::Any>;
 
-    async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
+/// Inserts a game and its seats.
+async fn insert_game(tx: &mut Transaction, game: &StoredGame) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)",
+    )
+    .bind(&game.id)
+    .bind(&game.variant)
+    .bind(game.rules.join("\n"))
+    .bind(game.start_position.clone())
+    .bind(game.clock.map(|c| c.0))
+    .bind(game.clock.map(|c| c.1))
+    .bind(game.created_ms)
+    .execute(&mut **tx)
+    .await?;
+    for (index, seat) in game.seats.iter().enumerate() {
+        let (kind, level, token_hash) = match seat {
+            StoredSeat::Human { token_hash } => ("human", None, Some(token_hash.clone())),
+            StoredSeat::Bot { level } => ("bot", Some(level.clone()), None),
+        };
+        sqlx::query("INSERT INTO seats (game_id, seat, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&game.id)
+            .bind(index as i64)
+            .bind(kind)
+            .bind(level)
+            .bind(token_hash)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn insert_action(tx: &mut Transaction, game_id: &str, action: &StoredAction) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(game_id)
         .bind(action.seq)
         .bind(action.seat as i64)
@@ -275,8 +279,31 @@ impl Store for SqlStore {
         .bind(&action.detail)
         .bind(clocks_text(&action.clocks))
         .bind(action.created_ms)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn create_rematch(&self, game: &StoredGame, from_id: &str, link: &StoredAction) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut tx, game).await?;
+        insert_action(&mut tx, from_id, link).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut tx, game_id, action).await?;
         if let Some(result) = result {
             sqlx::query("UPDATE games SET finished = 1, result = $1 WHERE id = $2")
                 .bind(result)

@@ -184,8 +184,23 @@ pub struct GameState {
     #[serde(flatten)]
     pub table: TableView,
     pub moves: Vec<MoveEntry>,
+    /// Once the game is over: who asked for a rematch, and the new game once every player agreed.
+    pub rematch: Option<RematchView>,
     /// The seat of the connection's token; `None` over HTTP and for spectators.
     pub you: Option<String>,
+}
+
+/// A rematch of a finished game: the same players, rules and clock, each player one seat on
+/// (the two-player games: colours swapped).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RematchView {
+    /// The seats whose players asked for it (bots agree at once and are not listed).
+    pub offered_by: Vec<String>,
+    /// The new game, once every player agreed.
+    pub game: Option<String>,
+    /// Seat here → the seat its player takes in the rematch. The token of a seat here opens its
+    /// seat there, so no new token is handed out.
+    pub next_seat: BTreeMap<String, String>,
 }
 
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
@@ -340,6 +355,10 @@ pub enum ClientAction {
     Alliance {
         accept: bool,
     },
+    /// After the game: asks for a rematch, or agrees to the one asked for.
+    Rematch,
+    /// Turns down the rematch asked for: every request is withdrawn.
+    DeclineRematch,
 }
 
 /// Reads `null` as the default, as a field left out is read.

@@ -146,10 +146,11 @@ async fn connection(mut socket: WebSocket, room: RoomHandle) {
 
 /// Reads one client message and performs it; the error is the message for this client only.
 async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Result<(), String> {
-    let (action, named_seat) = match parse_message(text)? {
-        (Request::Hello(_), _) => return Err("this connection has said hello already".into()),
-        (Request::Act(action), named_seat) => (action, named_seat),
-    };
+    const SECOND_HELLO: &str = "this connection has said hello already";
+    let (request, named_seat) = parse_message(text)?;
+    if matches!(request, Request::Hello(_)) {
+        return Err(SECOND_HELLO.into());
+    }
     let Some(seat) = seat else {
         return Err("spectators cannot act: say hello with a seat token".into());
     };
@@ -158,7 +159,11 @@ async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Res
             return Err(format!("you hold the {} seat, not {named}", room.seat_name(seat)));
         }
     }
-    room.act(seat, action).await
+    match request {
+        Request::Hello(_) => Err(SECOND_HELLO.into()),
+        Request::Act(action) => room.act(seat, action).await,
+        Request::Rematch(agree) => room.rematch(seat, agree).await,
+    }
 }
 
 /// What a client message asks for.
@@ -167,6 +172,8 @@ enum Request {
     /// To hold the seat of this token (`None`: to watch).
     Hello(Option<String>),
     Act(Action),
+    /// To ask for (or agree to) a rematch, or to turn it down.
+    Rematch(bool),
 }
 
 /// A client message: what it asks for, and the seat it names, if it names one.
@@ -184,7 +191,7 @@ fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
         (other, _) => {
             let shown: String = other.chars().take(40).collect();
             format!(
-                "unknown message type `{shown}` (known: hello, move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance)"
+                "unknown message type `{shown}` (known: hello, move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance, rematch, decline_rematch)"
             )
         }
     })?;
@@ -197,6 +204,8 @@ fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
         ClientAction::Takeback => Request::Act(Action::RequestTakeback),
         ClientAction::TakebackAnswer { accept } => Request::Act(Action::AnswerTakeback(accept)),
         ClientAction::Alliance { accept } => Request::Act(Action::Answer(accept)),
+        ClientAction::Rematch => Request::Rematch(true),
+        ClientAction::DeclineRematch => Request::Rematch(false),
     };
     Ok((request, message.seat))
 }

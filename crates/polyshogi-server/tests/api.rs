@@ -667,3 +667,97 @@ async fn a_human_who_does_not_make_his_first_move_aborts_the_game() {
     let state = middle.until_state("Middle's move", |s| moves(s).len() >= 2).await;
     assert!(state["outcome"].is_null(), "{state}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_needs_every_player_rotates_the_seats_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite:{}", dir.path().join("rematch.db").display());
+    let server = TestServer::start(&url).await;
+    let body = json!({
+        "variant": "hexshogi91",
+        "rules": [],
+        "clock": { "initial_ms": 300_000, "increment_ms": 2_000 },
+        "seats": [{ "kind": "human" }, { "kind": "human" }],
+    });
+    let created = server.create(body).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let (black_token, white_token) = (token(&created, 0), token(&created, 1));
+    let mut black = server.connect(&id, Some(&black_token)).await;
+    let mut white = server.connect(&id, Some(&white_token)).await;
+    let both_connected = |s: &Value| s["seats"].as_array().unwrap().iter().all(|seat| seat["connected"] == true);
+    black.until_state("both connected", both_connected).await;
+    white.until_state("both connected", both_connected).await;
+
+    black.send(json!({ "type": "rematch" })).await;
+    assert!(black.error_after_states().await.contains("once the game is over"));
+    let state = server.state(&id).await;
+    assert!(state["rematch"].is_null(), "{state}");
+
+    black.send(json!({ "type": "resign" })).await;
+    let state = white.until_state("the resignation", |s| !s["outcome"].is_null()).await;
+    assert_eq!(state["rematch"], json!({ "offered_by": [], "game": null, "next_seat": { "Black": "White", "White": "Black" } }));
+    white.send(json!({ "type": "decline_rematch" })).await;
+    assert!(white.error_after_states().await.contains("no rematch has been asked for"));
+
+    // Asked, declined, asked again and agreed to.
+    black.send(json!({ "type": "rematch" })).await;
+    white.until_state("Black's request", |s| s["rematch"]["offered_by"] == json!(["Black"])).await;
+    white.send(json!({ "type": "decline_rematch" })).await;
+    // White's own page tells that the refusal was taken (Black's may still hold an older state).
+    white.until_state("the refusal", |s| s["rematch"]["offered_by"] == json!([])).await;
+    black.send(json!({ "type": "rematch" })).await;
+    white.until_state("Black's second request", |s| s["rematch"]["offered_by"] == json!(["Black"])).await;
+    white.send(json!({ "type": "rematch" })).await;
+    let state = black.until_state("the rematch", |s| s["rematch"]["game"].is_string()).await;
+    let rematch = state["rematch"]["game"].as_str().unwrap().to_string();
+    assert_ne!(rematch, id);
+    white.send(json!({ "type": "rematch" })).await;
+    assert!(white.error_after_states().await.contains(&format!("the rematch has started already: game {rematch}")));
+
+    // The same game, colours swapped: each old token opens the other seat, clocks at the start.
+    let new_state = server.state(&rematch).await;
+    assert_eq!((new_state["variant"].as_str(), &new_state["clock"]), (Some("hexshogi91"), &state["clock"]));
+    assert!(moves(&new_state).is_empty() && new_state["outcome"].is_null());
+    let mut new_white = server.connect(&rematch, Some(&black_token)).await;
+    let mut new_black = server.connect(&rematch, Some(&white_token)).await;
+    assert_eq!(new_white.until_state("the hello", |_| true).await["you"], "White");
+    assert_eq!(new_black.until_state("the hello", |_| true).await["you"], "Black");
+    let first_move = new_state["legal_moves"][0].as_str().unwrap().to_string();
+    new_white.until_state("both connected", both_connected).await;
+    new_white.send(json!({ "type": "move", "move": first_move })).await;
+    assert!(new_white.error_after_states().await.contains("not your turn"));
+    new_black.send(json!({ "type": "move", "move": first_move })).await;
+    new_white.until_state("Black's first move", |s| moves(s).len() == 1).await;
+
+    // The link is stored: after a restart the finished game still names its rematch.
+    drop((black, white, new_white, new_black));
+    server.kill();
+    let server = TestServer::start(&url).await;
+    assert_eq!(server.state(&id).await["rematch"]["game"], rematch);
+    assert_eq!(moves(&server.state(&rematch).await).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_agree_to_a_rematch_at_once() {
+    let (server, _dir) = server().await;
+    let created = server.create(new_game(&["human", "beginner", "easy"], None)).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let human = token(&created, 0);
+    let mut first = server.connect(&id, Some(&human)).await;
+    first.send(json!({ "type": "resign" })).await;
+    first.until_state("the resignation", |s| !s["outcome"].is_null()).await;
+    first.send(json!({ "type": "rematch" })).await;
+    let state = first.until_state("the rematch", |s| s["rematch"]["game"].is_string()).await;
+    let rematch = server.state(state["rematch"]["game"].as_str().unwrap()).await;
+    // Each occupant one seat on: the human is Middle, Last's bot is First, Middle's is Last.
+    let seats: Vec<(String, String)> = rematch["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["seat"].as_str().unwrap().to_string(), s["level"].as_str().unwrap_or("human").to_string()))
+        .collect();
+    let expected = [("First", "easy"), ("Middle", "human"), ("Last", "beginner")];
+    assert_eq!(seats, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+    let mut middle = server.connect(rematch["id"].as_str().unwrap(), Some(&human)).await;
+    assert_eq!(middle.until_state("the hello", |_| true).await["you"], "Middle");
+}

@@ -30,6 +30,7 @@ const DOCUMENTS: &[(&str, &str, Check)] = &[
     ("created", "Created", exactly::<wire::Created>),
     ("game_state", "GameState", exactly::<wire::GameState>),
     ("takeback", "TakebackView", exactly::<wire::TakebackView>),
+    ("rematch", "RematchView", exactly::<wire::RematchView>),
     ("position", "PositionAt", exactly::<wire::PositionAt>),
     ("server_message", "ServerMessage", exactly::<ServerMessage>),
     ("client_message", "ClientMessage", exactly::<wire::ClientMessage>),
@@ -169,11 +170,23 @@ fn client_type(action: &ClientAction) -> &'static str {
         ClientAction::Takeback => "takeback",
         ClientAction::TakebackAnswer { .. } => "takeback_answer",
         ClientAction::Alliance { .. } => "alliance",
+        ClientAction::Rematch => "rematch",
+        ClientAction::DeclineRematch => "decline_rematch",
     }
 }
 
-const CLIENT_TYPES: [&str; 8] =
-    ["hello", "move", "resign", "offer_draw", "decline_draw", "takeback", "takeback_answer", "alliance"];
+const CLIENT_TYPES: [&str; 10] = [
+    "hello",
+    "move",
+    "resign",
+    "offer_draw",
+    "decline_draw",
+    "takeback",
+    "takeback_answer",
+    "alliance",
+    "rematch",
+    "decline_rematch",
+];
 
 #[test]
 fn every_wire_type_and_message_has_an_example() {

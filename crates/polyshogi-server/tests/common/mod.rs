@@ -212,6 +212,18 @@ impl Client {
         message["message"].as_str().expect("an error message").to_string()
     }
 
+    /// The next error, past any states that come first (a seat connecting, a clock); answers its
+    /// text.
+    pub async fn error_after_states(&mut self) -> String {
+        loop {
+            let message = self.next().await;
+            if message["type"] != "state" {
+                assert_eq!(message["type"], "error", "expected an error, got {message}");
+                return message["message"].as_str().expect("an error message").to_string();
+            }
+        }
+    }
+
     /// Reads states until one satisfies `pred` (error messages are not expected meanwhile).
     pub async fn until_state(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = tokio::time::Instant::now() + PATIENCE;
