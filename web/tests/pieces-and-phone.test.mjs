@@ -5,7 +5,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, launch, newPage, getJSON, createGame, seatLink, waitActing, waitPly, screenshot, boardOf,
+  BASE, launch, newPage, getJSON, createGame, seatLink, waitActing, waitPly, screenshot, boardOf, cellsOf,
 } from './helpers.mjs';
 
 const T = { timeout: 180000 };
@@ -212,6 +212,24 @@ describe('drag-and-drop, kanji pieces and the phone layout', { concurrency: fals
       assert.ok(boxes.width <= 390, 'nothing scrolls sideways');
       await screenshot(page, `phone-${variant}-${seat}.png`);
       await screenshot(page, `phone-${variant}-${seat}-full.png`, { fullPage: true });
+      if (variant === 'hexshogi91') {
+        // A finger drags a pawn forward: the move is played and the page does not scroll.
+        const state = await getJSON(`/api/games/${created.id}`);
+        const { from, to } = cellsOf(state.legal_moves.find((m) => /^P\w+-\w+$/.test(m)));
+        const start = await cellCentre(page, from);
+        const end = await cellCentre(page, to);
+        const cdp = await context.newCDPSession(page);
+        const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+        await touch('touchStart', [start]);
+        for (let i = 1; i <= 8; i++) {
+          await touch('touchMove', [{ x: start.x + ((end.x - start.x) * i) / 8, y: start.y + ((end.y - start.y) * i) / 8 }]);
+        }
+        await page.waitForSelector('.drag-ghost');
+        await touch('touchEnd', []);
+        await waitPly(page, 1);
+        assert.equal((await getJSON(`/api/games/${created.id}`)).moves[0].move, `P${from}-${to}`);
+        assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll under the finger');
+      }
       assert.deepEqual(page.errors, []);
       await context.close();
     });
