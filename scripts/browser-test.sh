@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser tests of the web client (web/tests/*.test.mjs) against a real `polyshogi serve`:
-# installs Debian's Chromium and playwright-core when missing, builds the server, starts it on
+# installs Debian's Chromium, a Japanese font (for the kanji pieces) and playwright-core when missing, builds the server, starts it on
 # a free port with a throwaway SQLite database, runs the tests, and stops the server.
 # Screenshots and downloaded records go to test-artifacts/ (gitignored).
 #
@@ -13,12 +13,17 @@ ROOT="$PWD"
 # Never let Playwright fetch a browser: Debian's chromium is the one used.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-if [[ ! -x /usr/bin/chromium ]]; then
-  echo "== installing Debian's chromium"
+# Chromium, and a font with the kanji of the kanji piece set: without one Chromium draws them as
+# empty boxes (Debian's default fonts have no Japanese).
+PACKAGES=()
+if [[ ! -x /usr/bin/chromium ]]; then PACKAGES+=(chromium); fi
+if ! fc-list :lang=ja family 2>/dev/null | grep -q .; then PACKAGES+=(fonts-noto-cjk); fi
+if [[ ${#PACKAGES[@]} -gt 0 ]]; then
+  echo "== installing ${PACKAGES[*]}"
   SUDO=""
   if [[ "$(id -u)" != 0 ]]; then SUDO="sudo"; fi
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 fi
 
 echo "== npm dependencies (playwright-core)"

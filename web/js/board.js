@@ -1,22 +1,28 @@
 // The board as SVG, drawn from the server's layout (GET /api/variants/{name}/layout): one
 // polygon per cell, pieces as rotated letters, the Garden marked, the whole turned so that the
 // viewing seat sits at the bottom; the moves of the round marked in their seats' colours, a king
-// in check, pieces sliding to their cells; arrow keys move the focus.
+// in check, pieces sliding to their cells; arrow keys move the focus. Pieces wear letters or
+// kanji (piece-set.js); a dragged piece's ghost is drawn here too.
 
 import { pieceName } from './moves.js';
 import { boardTurn } from './orientation.js';
+import { pieceGlyph } from './piece-set.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SQRT3 = Math.sqrt(3);
 
-/** Colours of each seat's pieces (body fill, outline, letter) and of its moves on the board. */
+/**
+ * Colours of each seat's pieces (body fill, outline, letter) and of its moves on the board. The
+ * two-colour armies write promoted pieces in red, as a traditional set does; the Sannin armies'
+ * letters keep their seat's colour, which is what tells them apart.
+ */
 const SEAT_STYLES = {
   First: { fill: '#fbeccb', stroke: '#b3261e', text: '#b3261e', trail: '#d0342c' },
   Middle: { fill: '#fbeccb', stroke: '#1f4fa8', text: '#1f4fa8', trail: '#2f6fe0' },
   Last: { fill: '#fbeccb', stroke: '#1b7a3a', text: '#1b7a3a', trail: '#23a04c' },
-  Black: { fill: '#2f2f2f', stroke: '#111', text: '#fff', trail: '#3a3a3a' },
-  White: { fill: '#fffdf6', stroke: '#555', text: '#222', trail: '#ffffff' },
-  Gray: { fill: '#a3a8ad', stroke: '#4a4f55', text: '#111', trail: '#5d6670' },
+  Black: { fill: '#2f2f2f', stroke: '#111', text: '#fff', promoted: '#ff8f85', trail: '#3a3a3a' },
+  White: { fill: '#fffdf6', stroke: '#555', text: '#222', promoted: '#c0231b', trail: '#ffffff' },
+  Gray: { fill: '#a3a8ad', stroke: '#4a4f55', text: '#111', promoted: '#8e0c0c', trail: '#5d6670' },
 };
 const FALLBACK_STYLES = [SEAT_STYLES.First, SEAT_STYLES.Middle, SEAT_STYLES.Last];
 
@@ -349,7 +355,10 @@ export class BoardView {
    */
   animate({ from, to }) {
     const target = this.cells.get(to);
-    if (!target || !target.pieceSlot.firstChild) return;
+    // A piece dragged to its cell is there already: it does not slide back in.
+    const dragged = this.draggedTo === to;
+    this.draggedTo = null;
+    if (!target || !target.pieceSlot.firstChild || dragged) return;
     const source = from && this.cells.get(from);
     if (!source) {
       target.pieceSlot.firstChild.classList.add('dropped');
@@ -377,15 +386,20 @@ export class BoardView {
   }
 
   drawPiece(cell, piece) {
+    this.pieceGraphic(piece, cell.geo.cx, cell.geo.cy, cell.geo.scale, cell.pieceSlot);
+  }
+
+  /** Draws `piece` ({seat, letter, promoted}) centred on (x, y) at `scale` into `parent`. */
+  pieceGraphic(piece, x, y, scale, parent) {
     const index = Math.max(0, this.seats.indexOf(piece.seat));
     const style = seatStyle(piece.seat, index);
     // Each army's letters face its own side, as the board is turned.
     const rotation = (this.layout.seat_rotation?.[index] || 0) + this.turn;
-    const s = cell.geo.scale;
+    const glyph = pieceGlyph(piece.letter, piece.promoted);
     const g = el('g', {
-      class: `piece seat-${index}${piece.promoted ? ' promoted' : ''}`,
-      transform: `translate(${fmt(cell.geo.cx)} ${fmt(cell.geo.cy)}) rotate(${rotation}) scale(${s})`,
-    }, cell.pieceSlot);
+      class: `piece seat-${index}${piece.promoted ? ' promoted' : ''}${glyph.kanji ? ' kanji' : ''}`,
+      transform: `translate(${fmt(x)} ${fmt(y)}) rotate(${rotation}) scale(${scale})`,
+    }, parent);
     // A shogi piece: a pentagon pointing toward its owner's forward direction.
     el('path', {
       class: 'body',
@@ -393,12 +407,43 @@ export class BoardView {
       fill: style.fill,
       stroke: style.stroke,
     }, g);
+    // A kanji fills the body's width; a glyph of two characters (a letter with its `+`, or a
+    // two-kanji name) is written smaller so that it stays inside the pentagon.
+    const size = glyph.text.length > 1 ? (glyph.kanji ? 0.46 : 0.62) : glyph.kanji ? 0.8 : 0.78;
     const text = el('text', {
-      x: 0, y: 0.1, fill: style.text,
-      'font-size': piece.promoted ? 0.62 : 0.78,
+      x: 0, y: glyph.kanji ? 0.06 : 0.1, fill: (piece.promoted && style.promoted) || style.text, 'font-size': size,
     }, g);
-    text.textContent = `${piece.promoted ? '+' : ''}${piece.letter}`;
+    text.textContent = glyph.text;
     const title = el('title', {}, g);
     title.textContent = `${piece.seat} ${pieceName(this.variant, piece.letter, piece.promoted)}`;
+    return g;
+  }
+
+  /** The pieces drawn again, as they are, after the piece set changed. */
+  redrawPieces() {
+    this.pieces.clear();
+    if (this.lastView) this.render({ ...this.lastView, motion: null });
+  }
+
+  /** The cell under a point of the screen, or null. */
+  cellAt(clientX, clientY) {
+    const hit = document.elementFromPoint(clientX, clientY)?.closest?.('[data-cell]');
+    return hit && this.svg.contains(hit) ? hit.dataset.cell : null;
+  }
+
+  /**
+   * A ghost of `piece` for dragging: an element of its own, fixed to the viewport, as big as a
+   * piece on the board (a little bigger, as if lifted), drawn upright as the board shows it.
+   */
+  ghost(piece) {
+    const unit = this.svg.getScreenCTM()?.a || 20; // pixels per layout unit
+    const scale = this.cells.values().next().value?.geo.scale || 0.86;
+    const size = Math.round(2 * unit * 1.15);
+    const box = document.createElement('div');
+    box.className = 'drag-ghost';
+    box.style.width = box.style.height = `${size}px`;
+    const svg = el('svg', { viewBox: '-1 -1 2 2', width: size, height: size, 'aria-hidden': 'true' }, box);
+    this.pieceGraphic(piece, 0, 0, scale, svg);
+    return box;
   }
 }

@@ -3,6 +3,7 @@
 
 import { ordinal } from './places.js';
 import { pieceName } from './moves.js';
+import { glyphChip } from './piece-set.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,6 +12,9 @@ export function askPromotion(variant, mv) {
   const dialog = $('promotion');
   $('promotion-text').textContent =
     `${pieceName(variant, mv.letter, mv.promotedPiece)} from ${mv.from} to ${mv.to}: promote it?`;
+  // Each choice shows the piece it leaves on the board, in the viewer's piece set.
+  $('promote-yes').replaceChildren('Promote ', glyphChip(mv.letter, true));
+  $('promote-no').replaceChildren('Do not promote ', glyphChip(mv.letter, false));
   return new Promise((resolve) => {
     dialog.returnValue = '';
     dialog.addEventListener('close', () => resolve(dialog.returnValue || 'cancel'), { once: true });

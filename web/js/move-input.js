@@ -1,5 +1,6 @@
 // Making a move: clicks and keys on the board, a piece in hand to drop, the promotion question,
 // illumination, pass, and the typed move; each move goes to the server for the acting seat.
+// (Dragging a piece, drag-move.js, ends in `playSelectionTo` here.)
 
 import { destinations, illuminationTargets, matchIllumination } from './moves.js';
 import { state, mySeats, actingSeat, canAct } from './game-state.js';
@@ -63,6 +64,29 @@ async function chooseMove(moves) {
   playMove(moves[0].text);
 }
 
+/**
+ * Plays the selected piece, or the selected piece in hand, to `cell` when that is one of its
+ * legal moves (asking about promotion first where both are legal). Returns whether it was.
+ */
+export function playSelectionTo(cell) {
+  const { legal, selection } = state;
+  if (selection?.kind === 'piece') {
+    const moves = destinations(legal, selection.cell).get(cell);
+    if (moves) {
+      chooseMove(moves);
+      return true;
+    }
+  }
+  if (selection?.kind === 'hand') {
+    const drop = legal.drops.get(selection.letter)?.get(cell);
+    if (drop) {
+      playMove(drop);
+      return true;
+    }
+  }
+  return false;
+}
+
 /** A click (or Enter) on a board cell: select a piece, play to a destination, choose targets. */
 export function onCell(cell) {
   const { game, legal, selection } = state;
@@ -85,20 +109,7 @@ export function onCell(cell) {
     render();
     return;
   }
-  if (selection?.kind === 'piece') {
-    const dests = destinations(legal, selection.cell);
-    if (dests.has(cell)) {
-      chooseMove(dests.get(cell));
-      return;
-    }
-  }
-  if (selection?.kind === 'hand') {
-    const drops = legal.drops.get(selection.letter);
-    if (drops?.has(cell)) {
-      playMove(drops.get(cell));
-      return;
-    }
-  }
+  if (playSelectionTo(cell)) return;
   if (legal.from.has(cell) || legal.illuminations.has(cell)) {
     state.selection = selection?.kind === 'piece' && selection.cell === cell ? null : { kind: 'piece', cell };
   } else {

@@ -20,6 +20,8 @@ import { setPieceNames } from './moves.js';
 import { initialViewSeat } from './orientation.js';
 import { Pacer } from './pacing.js';
 import { wireViewControls } from './view-controls.js';
+import { wireDragMoves } from './drag-move.js';
+import { setKanji } from './piece-set.js';
 import { forgetSeat, noteGame } from './seat-store.js';
 import { initInvite, renderInvite } from './invite.js';
 
@@ -48,6 +50,7 @@ async function start() {
     return;
   }
   setPieceNames(first.variant, layout.pieces);
+  setKanji(layout.kanji);
   state.history = new History(gameId, (ply) => {
     if (state.viewPly === ply) render();
   });
@@ -58,7 +61,13 @@ async function start() {
     viewSeat: initialViewSeat(gameId, seats, tokens.map((t) => t.seat)),
     onActivate: onCell,
   });
-  wireViewControls({ board, layout, seats, gameId, spectator: !tokens.length });
+  wireViewControls({
+    board, layout, seats, gameId, spectator: !tokens.length,
+    onPieceSet: () => {
+      board.redrawPieces();
+      render();
+    },
+  });
   pacer = new Pacer({
     show: (game) => {
       if (!receive(game)) return;
@@ -85,6 +94,7 @@ async function start() {
     },
   });
   wireMoveInput();
+  wireDragMoves(board);
   wireDrawOffer();
   wireTakeback();
   wireControls();

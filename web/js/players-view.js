@@ -4,6 +4,7 @@
 import { ordinal } from './places.js';
 import { seatColour } from './board.js';
 import { pieceName } from './moves.js';
+import { pieceGlyph } from './piece-set.js';
 import { state, mySeats } from './game-state.js';
 import { hotseat } from './page-link.js';
 
@@ -50,7 +51,14 @@ export function renderHands(hands, seat, onPick) {
       b.disabled = !droppable;
       b.setAttribute('aria-pressed', String(selection?.kind === 'hand' && selection.letter === letter && seat === s));
       b.setAttribute('aria-label', `${s} ${pieceName(game.variant, letter)} in hand, ${hand[letter]}${droppable ? ', drop' : ''}`);
-      b.innerHTML = `${letter}<span class="count">×${hand[letter]}</span>`;
+      const glyph = pieceGlyph(letter);
+      const face = document.createElement('span');
+      face.className = glyph.kanji ? 'glyph kanji' : 'glyph';
+      face.textContent = glyph.text;
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = `×${hand[letter]}`;
+      b.replaceChildren(face, count);
       b.addEventListener('click', () => onPick(letter));
       box.appendChild(b);
     }

@@ -1,14 +1,19 @@
 // The board's own controls: turning it (the rotate button for anyone, the seat picker for a
-// spectator), the pace at which the others' moves are shown, and the sounds on or off.
+// spectator), the pace at which the others' moves are shown, the sounds on or off, and the
+// piece set (letters or kanji).
 
 import { nextViewSeat, rememberViewSeat } from './orientation.js';
 import { paceMs, setPaceMs } from './pacing.js';
 import { isMuted, setMuted } from './sound.js';
+import { PIECE_SETS, hasKanji, pieceSet, setPieceSet } from './piece-set.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Wires the controls to `board` (a BoardView) of game `gameId` with `seats` in turn order. */
-export function wireViewControls({ board, layout, seats, gameId, spectator }) {
+/**
+ * Wires the controls to `board` (a BoardView) of game `gameId` with `seats` in turn order;
+ * `onPieceSet` draws the pieces again once the viewer chose another set.
+ */
+export function wireViewControls({ board, layout, seats, gameId, spectator, onPieceSet }) {
   const picker = $('view-seat');
   const rotate = $('rotate');
   const view = (seat) => {
@@ -33,4 +38,14 @@ export function wireViewControls({ board, layout, seats, gameId, spectator }) {
   const sound = $('sound-on');
   sound.checked = !isMuted();
   sound.addEventListener('change', () => setMuted(!sound.checked));
+
+  const pieces = $('piece-set');
+  pieces.replaceChildren(...Object.entries(PIECE_SETS).map(([value, label]) => new Option(label, value)));
+  pieces.value = pieceSet();
+  // A game without kanji (none sent) has nothing to choose.
+  $('piece-set-row').hidden = !hasKanji();
+  pieces.addEventListener('change', () => {
+    setPieceSet(pieces.value);
+    onPieceSet?.();
+  });
 }

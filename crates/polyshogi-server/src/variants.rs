@@ -1,6 +1,8 @@
 //! What the lobby shows before a game exists: the playable variants with their seats and rule
 //! options (defaults and choices), each board's layout for drawing, and the bot levels.
 
+use std::collections::BTreeMap;
+
 use polyshogi::layout::CellShape;
 use polyshogi::piece_moves::piece_moves;
 use polyshogi::variant::option_texts::option_text;
@@ -124,5 +126,20 @@ pub fn layout(variant: Variant) -> Option<wire::Layout> {
         marked: layout.marked.iter().filter_map(|&cell| name_of(cell)).collect(),
         seat_rotation: layout.seat_rotation.clone(),
         pieces: variant.piece_names().iter().map(|p| (p.letter, p.name.to_string())).collect(),
+        kanji: kanji(variant),
     })
+}
+
+/// Each piece's kanji, and its promoted kanji where the rules let it promote in this variant
+/// (Sannin's king does, Hex Shogi 91's does not, though both have the shogi family's pieces).
+fn kanji(variant: Variant) -> BTreeMap<String, String> {
+    let promotes: Vec<char> = piece_moves(variant).iter().filter(|p| p.promoted).map(|p| p.letter).collect();
+    let mut glyphs = BTreeMap::new();
+    for piece in variant.piece_names() {
+        glyphs.insert(piece.letter.to_string(), piece.kanji.to_string());
+        if let Some(promoted) = piece.promoted_kanji.filter(|_| promotes.contains(&piece.letter)) {
+            glyphs.insert(format!("+{}", piece.letter), promoted.to_string());
+        }
+    }
+    glyphs
 }

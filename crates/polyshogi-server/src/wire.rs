@@ -63,6 +63,9 @@ pub struct Layout {
     pub seat_rotation: Vec<i32>,
     /// The name of each piece letter of the variant, unpromoted.
     pub pieces: BTreeMap<char, String>,
+    /// The kanji of a traditional piece set: each letter (`R`) and, where the piece promotes in
+    /// this variant, its promoted form (`+R`) → the glyph written on the piece.
+    pub kanji: BTreeMap<String, String>,
 }
 
 /// `GET /api/variants/{name}/pieces`: how one piece kind moves, from the rules.

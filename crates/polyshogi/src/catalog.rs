@@ -24,32 +24,51 @@ on its five middle cells, seven pawns leaving the front rank's cell on each play
 empty; the three armies are 120-degree rotations of one another (see the rules page of this \
 game).";
 
-/// A piece's letter in move text and its name for people, unpromoted.
+/// A piece's letter in move text, its name for people (unpromoted), and the kanji a traditional
+/// piece set writes on it, unpromoted and promoted (`None` where nothing is written for a
+/// promoted side: the piece never promotes in any game that has it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PieceName {
     pub letter: char,
     pub name: &'static str,
+    pub kanji: &'static str,
+    pub promoted_kanji: Option<&'static str>,
 }
 
-const fn piece(letter: char, name: &'static str) -> PieceName {
-    PieceName { letter, name }
+const fn piece(letter: char, name: &'static str, kanji: &'static str, promoted_kanji: Option<&'static str>) -> PieceName {
+    PieceName { letter, name, kanji, promoted_kanji }
 }
 
-/// The shogi family's pieces (Sannin, Hex Shogi 91 and Three Player Hex Shogi 91).
+/// The shogi family's pieces (Sannin, Hex Shogi 91 and Three Player Hex Shogi 91), with the
+/// one-character kanji of a standard shogi set (lishogi's and most sets' abbreviations).
+///
+/// The king is 玉 for every seat. A two-player set has one 王, for the senior player, and one
+/// 玉; no seat here is senior, and three armies cannot share one 王, so all take the glyph every
+/// set has. The promoted king exists only in Sannin shogi, where it illuminates: Tanigasaki
+/// named it 旭光 ("rising sun's light", RULES.md §4), and its second character 光 ("light")
+/// says what the piece does in one glyph, as 龍 and 馬 abbreviate 龍王 and 龍馬.
 const SHOGI_PIECES: [PieceName; 8] = [
-    piece('K', "king"),
-    piece('R', "rook"),
-    piece('B', "bishop"),
-    piece('G', "gold"),
-    piece('S', "silver"),
-    piece('N', "knight"),
-    piece('L', "lance"),
-    piece('P', "pawn"),
+    piece('K', "king", "玉", Some("光")),
+    piece('R', "rook", "飛", Some("龍")),
+    piece('B', "bishop", "角", Some("馬")),
+    piece('G', "gold", "金", None),
+    piece('S', "silver", "銀", Some("全")),
+    piece('N', "knight", "桂", Some("圭")),
+    piece('L', "lance", "香", Some("杏")),
+    piece('P', "pawn", "歩", Some("と")),
 ];
 
-/// Sankaku's pieces (RULES.md §3.3).
-const SANKAKU_PIECES: [PieceName; 5] =
-    [piece('E', "emperor"), piece('C', "chariot"), piece('H', "cavalry"), piece('G', "general"), piece('S', "soldier")];
+/// Sankaku's pieces (RULES.md §3.3). Sankaku shogi has no traditional set, so its kanji are
+/// polyshogi's choice, the words a shogi or xiangqi player reads for each role: 帝 emperor,
+/// 車 chariot (xiangqi's), 騎 cavalry (horseman), 将 general, 兵 soldier. Nothing is promoted on
+/// a Sankaku board: a capturing soldier or cavalry becomes a general, drawn as one.
+const SANKAKU_PIECES: [PieceName; 5] = [
+    piece('E', "emperor", "帝", None),
+    piece('C', "chariot", "車", None),
+    piece('H', "cavalry", "騎", None),
+    piece('G', "general", "将", None),
+    piece('S', "soldier", "兵", None),
+];
 
 const TWO_SEATS: [Player; 2] = [Player::First, Player::Second];
 
