@@ -126,10 +126,11 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
             break;
         }
         let send_at = last_sent + rules.pace;
-        let wake = match (&ready, stopping) {
+        // Wake to send only a message that is ready and not already waiting for its answer.
+        let wake = match (ready.is_some() && pending.is_none(), stopping) {
             (_, true) => window.drain_until,
-            (Some(_), false) => send_at.min(window.stop_at),
-            (None, false) => window.stop_at,
+            (true, false) => send_at.min(window.stop_at),
+            (false, false) => window.stop_at,
         };
         tokio::select! {
             biased;
@@ -189,6 +190,11 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
                             break;
                         }
                         if view.to_move == Some(me) && pending.is_none() && ready.is_none() && !stopping {
+                            let Ok(legal_moves) = legal_moves.texts() else {
+                                tally.errors.unreadable += 1;
+                                game.end();
+                                break;
+                            };
                             ready_is_resign = view.plies >= rules.max_plies || legal_moves.is_empty();
                             match legal_moves.choose(rng) {
                                 Some(text) if !ready_is_resign => protocol::write_move(&mut out, text),

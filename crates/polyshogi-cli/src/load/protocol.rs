@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 /// What one connection knows of its game, kept up to date by `apply`.
 #[derive(Debug, Clone)]
@@ -32,13 +33,25 @@ pub struct GameView {
 /// What one server message changed.
 #[derive(Debug)]
 pub enum Update<'m> {
-    /// A newer state: the view moved on. `legal_moves` are those of the seat to move (borrowed
-    /// from the message; empty once the game is over).
-    State { legal_moves: Vec<&'m str> },
+    /// A newer state: the view moved on. `legal_moves` are those of the seat to move (empty
+    /// once the game is over).
+    State { legal_moves: LegalMoves<'m> },
     /// A state no newer than the view (the server never sends one, but a client drops it).
     Stale,
     /// The server refused this connection's last message.
     Refused(Cow<'m, str>),
+}
+
+/// The legal moves of a state, read only when asked for: spectators and the seats not to move
+/// never build the list.
+#[derive(Debug, Clone, Copy)]
+pub struct LegalMoves<'m>(&'m RawValue);
+
+impl<'m> LegalMoves<'m> {
+    /// The move texts, borrowed from the message (move texts carry no JSON escapes).
+    pub fn texts(&self) -> Result<Vec<&'m str>, ProtocolError> {
+        serde_json::from_str(self.0.get()).map_err(|e| ProtocolError(format!("unreadable legal moves: {e}")))
+    }
 }
 
 /// A message the tool cannot read.
@@ -71,9 +84,9 @@ struct GameFields<'m> {
     version: u64,
     #[serde(borrow)]
     to_move: Option<Cow<'m, str>>,
-    /// Move texts carry no JSON escapes, so they borrow from the message.
+    /// Kept as raw JSON: only a seat whose turn it is reads it.
     #[serde(borrow)]
-    legal_moves: Vec<&'m str>,
+    legal_moves: &'m RawValue,
     outcome: Option<IgnoredAny>,
     /// Only counted: a `Vec` of a zero-sized type never allocates.
     moves: Vec<IgnoredAny>,
@@ -115,7 +128,7 @@ impl GameView {
         self.to_move = to_move;
         self.finished = game.outcome.is_some();
         self.fresh = false;
-        Ok(Update::State { legal_moves: game.legal_moves })
+        Ok(Update::State { legal_moves: LegalMoves(game.legal_moves) })
     }
 }
 
@@ -199,7 +212,7 @@ mod tests {
         let mut view = view();
         let text = r#"{"type":"state","game":{"id":"x","version":3,"to_move":"White","board":[],"legal_moves":["P1a-1b","K*2c"],"outcome":null,"moves":[{"ply":1},{"ply":2},{"ply":3}],"you":"White"}}"#;
         let Update::State { legal_moves } = view.apply(text).unwrap() else { panic!("a state") };
-        assert_eq!(legal_moves, ["P1a-1b", "K*2c"]);
+        assert_eq!(legal_moves.texts().unwrap(), ["P1a-1b", "K*2c"]);
         assert_eq!((view.version, view.plies, view.to_move, view.finished), (3, 3, Some(1), false));
         assert!(matches!(view.apply(text).unwrap(), Update::Stale));
     }
