@@ -65,18 +65,18 @@ impl std::fmt::Display for ProtocolError {
 }
 
 /// A server message, reading only the fields the tool needs; serde skips the rest (board,
-/// hands, position, move texts) without building them.
+/// hands, position, move texts) without building them. A plain struct rather than an enum
+/// tagged by `type`: serde would first copy a tagged message whole into a tree of its own.
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ServerMessage<'m> {
-    State {
-        #[serde(borrow)]
-        game: GameFields<'m>,
-    },
-    Error {
-        #[serde(borrow)]
-        message: Cow<'m, str>,
-    },
+struct ServerMessage<'m> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'m, str>,
+    /// With `state`.
+    #[serde(borrow)]
+    game: Option<GameFields<'m>>,
+    /// With `error`.
+    #[serde(borrow)]
+    message: Option<Cow<'m, str>>,
 }
 
 #[derive(Deserialize)]
@@ -106,9 +106,10 @@ impl GameView {
     pub fn apply<'m>(&mut self, text: &'m str) -> Result<Update<'m>, ProtocolError> {
         let message: ServerMessage<'m> =
             serde_json::from_str(text).map_err(|e| ProtocolError(format!("unreadable server message: {e}")))?;
-        let game = match message {
-            ServerMessage::Error { message } => return Ok(Update::Refused(message)),
-            ServerMessage::State { game } => game,
+        let game = match (message.kind.as_ref(), message.game, message.message) {
+            ("state", Some(game), _) => game,
+            ("error", _, Some(refusal)) => return Ok(Update::Refused(refusal)),
+            (kind, _, _) => return Err(ProtocolError(format!("unexpected server message of type `{kind}`"))),
         };
         if !self.fresh && game.version <= self.version {
             return Ok(Update::Stale);
