@@ -19,6 +19,9 @@ use super::stats::Tally;
 
 pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// At most this many messages and timer wakes per connection: a guard only, as every
+/// connection's loop also ends at the run's deadline.
+const MAX_WAKES: u64 = 100_000_000;
 /// How long closing a socket may take before it is simply dropped.
 const CLOSE_PATIENCE: Duration = Duration::from_secs(1);
 
@@ -116,7 +119,7 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
     let mut ready_is_resign = false;
     let mut pending: Option<Pending> = None;
     let mut out = String::with_capacity(64);
-    loop {
+    for _ in 0..MAX_WAKES {
         let now = Instant::now();
         let stopping = now >= window.stop_at;
         if (stopping && pending.is_none()) || now >= window.drain_until {
@@ -244,7 +247,10 @@ pub async fn watch_game(mut socket: Socket, mut view: GameView, game: &GameShare
     }
     // Moves seen so far; those made before the first state are not timed.
     let mut seen: Option<u32> = None;
-    while Instant::now() < window.stop_at {
+    for _ in 0..MAX_WAKES {
+        if Instant::now() >= window.stop_at {
+            break;
+        }
         tokio::select! {
             biased;
             message = socket.next() => {
