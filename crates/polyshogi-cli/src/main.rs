@@ -1,4 +1,5 @@
-//! The `polyshogi` command: perft, legal moves, record replay and the perft benchmark.
+//! The `polyshogi` command: perft, legal moves, record replay, benchmarks, the server and its
+//! load tool.
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
@@ -81,6 +82,9 @@ enum Command {
         #[arg(long, default_value_t = polyshogi_server::DEFAULT_FIRST_MOVE_TIME.as_secs_f64())]
         first_move_seconds: f64,
     },
+    /// Drive a running server with concurrent games of random legal moves (and spectators);
+    /// report accepted moves/s, latency percentiles, errors and the server's memory.
+    Load(polyshogi_cli::load::LoadArgs),
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list, or with
     /// `--search` the nodes per second of every search on those positions.
     Bench {
@@ -180,6 +184,7 @@ fn run(command: Command) -> Result<()> {
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
         Command::Serve { addr, database, first_move_seconds } => {
             let first_move = std::time::Duration::try_from_secs_f64(first_move_seconds)

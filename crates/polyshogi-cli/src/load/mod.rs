@@ -1,0 +1,200 @@
+//! `polyshogi load`: drives a running server with N concurrent games of human seats making
+//! random legal moves (and optional spectators), and reports moves/s, latencies and errors.
+//!
+//! `protocol` reads and writes the messages, `connection` is one seat or spectator, `game` one
+//! game slot, `stats` the counting and `report` the printing.
+
+mod connection;
+mod game;
+pub mod protocol;
+mod report;
+pub mod stats;
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use tokio::time::Instant;
+
+use self::connection::{SeatRules, Window};
+pub use self::game::PlayedGame;
+use self::game::SlotPlan;
+use self::protocol::VariantSeats;
+pub use self::report::{Memory, Report};
+use self::stats::Tally;
+
+/// The server's per-connection limit (docs/API.md): 20 messages a second.
+pub const SERVER_MESSAGES_PER_SECOND: f64 = 20.0;
+/// How long, after the run stops, a seat waits for the broadcast of a move it already sent.
+const DRAIN: Duration = Duration::from_secs(5);
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// The server, `http://host:port` (only plain HTTP; the tool connects nowhere else).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// Games kept running at once (a finished game is replaced by a new one).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Seconds measured, after the warm-up.
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Seconds of warm-up first, left out of the figures.
+    #[arg(long, default_value_t = 2.0)]
+    pub warmup: f64,
+    /// Spectator connections per game.
+    #[arg(long, default_value_t = 0)]
+    pub spectators: usize,
+    /// The variant played (its every seat human, no clock).
+    #[arg(long, default_value = "hexshogi91")]
+    pub variant: String,
+    /// At this many moves the seat to move resigns and a new game takes the slot.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Seed of the random move choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Messages per second per connection, at most (the server refuses more than 20).
+    #[arg(long, default_value_t = SERVER_MESSAGES_PER_SECOND)]
+    pub rate: f64,
+    /// Threads of the tool's runtime: 1 runs every connection on one thread.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// The server's process id, to report its memory (VmRSS) at the start and the end.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// One JSON line instead of the text report.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl LoadArgs {
+    /// The arguments' defaults, for `url`.
+    pub fn for_url(url: &str) -> LoadArgs {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            args: LoadArgs,
+        }
+        let mut args = Wrapper::parse_from(["load"]).args;
+        args.url = url.to_string();
+        args
+    }
+}
+
+/// `polyshogi load`: runs and prints the report.
+pub fn command(args: &LoadArgs) -> Result<()> {
+    let report = run(args)?;
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+/// Runs the load on a runtime of its own and answers what it measured.
+pub fn run(args: &LoadArgs) -> Result<Report> {
+    let base_url = checked_url(&args.url)?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let measured = seconds(args.seconds, "--seconds")?;
+    let warmup = seconds(args.warmup, "--warmup")?;
+    if measured.is_zero() {
+        bail!("--seconds must be more than 0");
+    }
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        bail!("--rate must be a positive number of messages per second");
+    }
+    let pace = Duration::from_secs_f64(1.0 / args.rate);
+    let runtime = if args.threads <= 1 {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(args.threads).enable_all().build()
+    }
+    .context("starting the tool's runtime")?;
+    runtime.block_on(async {
+        let http = reqwest::Client::builder().no_proxy().build().context("an HTTP client")?;
+        let seats = variant_seats(&http, &base_url, &args.variant).await?;
+        let memory_start = args.server_pid.and_then(report::server_rss_kb);
+        let start = Instant::now();
+        let window = Window {
+            measure_from: start + warmup,
+            stop_at: start + warmup + measured,
+            drain_until: start + warmup + measured + DRAIN,
+        };
+        let plan = SlotPlan {
+            http,
+            base_url,
+            variant: args.variant.clone(),
+            seats: seats.clone(),
+            spectators: args.spectators,
+            rules: SeatRules { pace, max_plies: args.max_plies },
+            window,
+            seed: args.seed,
+        };
+        let mut slots = tokio::task::JoinSet::new();
+        for slot in 0..args.games {
+            let plan = plan.clone();
+            slots.spawn(async move { game::run_slot(slot, &plan).await });
+        }
+        // Read while the games still run (the slots stop at `stop_at`).
+        let at_stop = tokio::spawn({
+            let pid = args.server_pid;
+            async move {
+                tokio::time::sleep_until(window.stop_at).await;
+                pid.and_then(report::server_rss_kb)
+            }
+        });
+        let mut tally = Tally::default();
+        let mut games = Vec::new();
+        while let Some(done) = slots.join_next().await {
+            let (slot_tally, played) = done.map_err(|e| anyhow!("a game slot failed: {e}"))?;
+            tally.merge(slot_tally);
+            games.extend(played);
+        }
+        let memory = Memory {
+            start_kb: memory_start,
+            at_stop_kb: at_stop.await.ok().flatten(),
+            end_kb: args.server_pid.and_then(report::server_rss_kb),
+        };
+        Ok(Report {
+            games_at_once: args.games,
+            variant: args.variant.clone(),
+            seats: seats.len(),
+            spectators: args.spectators,
+            measured,
+            warmup,
+            seed: args.seed,
+            tally,
+            games,
+            memory,
+        })
+    })
+}
+
+/// The URL without its trailing slash; only `http://` (WebSockets then go to `ws://`).
+fn checked_url(url: &str) -> Result<String> {
+    if !url.starts_with("http://") {
+        bail!("--url must start with http:// (got {url})");
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+fn seconds(value: f64, option: &str) -> Result<Duration> {
+    Duration::try_from_secs_f64(value).map_err(|_| anyhow!("{option} must be a number of seconds, not {value}"))
+}
+
+/// The seat names of `variant`, from `GET /api/variants`.
+async fn variant_seats(http: &reqwest::Client, base_url: &str, variant: &str) -> Result<Vec<String>> {
+    let response =
+        http.get(format!("{base_url}/api/variants")).send().await.with_context(|| format!("no answer from {base_url}"))?;
+    if !response.status().is_success() {
+        bail!("GET /api/variants answered {}", response.status());
+    }
+    let variants: Vec<VariantSeats> = response.json().await.context("reading GET /api/variants")?;
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let found = variants.iter().find(|v| v.name == variant);
+    found.map(|v| v.seats.clone()).ok_or_else(|| anyhow!("unknown variant `{variant}` (known: {})", names.join(", ")))
+}

@@ -1,0 +1,58 @@
+//! The load tool (`polyshogi load`) against a real server on a temporary SQLite file: it makes
+//! moves, counts no errors, its latency figures are ordered, and every move it counted as
+//! accepted is in the server's games. No timing assertions: how fast is for docs/BENCHMARKS.md.
+
+use polyshogi_cli::load::{self, protocol, stats::Errors, LoadArgs};
+use polyshogi_server::Server;
+
+#[test]
+fn the_load_tool_counts_the_moves_the_server_stored() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let database = format!("sqlite:{}", dir.path().join("load.db").display());
+    // The server runs on a runtime of its own; the tool builds its own in this thread.
+    let server_runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
+    let server = server_runtime.block_on(Server::start("127.0.0.1:0", &database)).expect("the server starts");
+    let base_url = format!("http://{}", server.addr());
+
+    let mut args = LoadArgs::for_url(&base_url);
+    args.games = 3;
+    args.spectators = 1;
+    args.seconds = 2.0;
+    args.warmup = 0.5;
+    // This process holds the server: its memory is the server's.
+    args.server_pid = Some(std::process::id());
+    let report = load::run(&args).expect("the load runs");
+
+    assert!(report.tally.accepted_measured > 0, "no move was accepted: {}", report.to_text());
+    assert_eq!(report.tally.errors, Errors::default(), "{}", report.to_text());
+    assert!(report.memory.start_kb.is_some() && report.memory.end_kb.is_some(), "{:?}", report.memory);
+
+    // One mover sample per accepted move; spectators saw moves too.
+    assert_eq!(report.tally.mover.len() as u64, report.tally.accepted_measured);
+    assert!(!report.tally.spectator.is_empty(), "{}", report.to_text());
+    for latencies in [&report.tally.mover, &report.tally.spectator] {
+        // Samples are durations (unsigned); each comes from a send before its broadcast.
+        assert!(latencies.samples_micros().iter().all(|&micros| i64::from(micros) >= 0));
+        let summary = latencies.summary().expect("samples");
+        assert!(summary.p50 <= summary.p99 && summary.p99 <= summary.max, "{summary:?}");
+    }
+
+    // Every game the tool played holds exactly the moves it counted as accepted.
+    assert!(report.games.len() >= 3, "{:?}", report.games);
+    let counted: u64 = report.games.iter().map(|game| game.accepted_moves).sum();
+    assert_eq!(counted, report.tally.accepted_total);
+    let stored = server_runtime.block_on(async {
+        let http = reqwest::Client::new();
+        let mut stored = Vec::new();
+        for game in &report.games {
+            let response = http.get(format!("{base_url}/api/games/{}", game.id)).send().await.expect("an answer");
+            assert!(response.status().is_success(), "GET game {}: {}", game.id, response.status());
+            let body = response.text().await.expect("a body");
+            stored.push(u64::from(protocol::plies_of_game_state(&body).expect("a game state")));
+        }
+        stored
+    });
+    let expected: Vec<u64> = report.games.iter().map(|game| game.accepted_moves).collect();
+    assert_eq!(stored, expected, "moves stored per game vs moves the tool counted: {:?}", report.games);
+    server.stop();
+}
