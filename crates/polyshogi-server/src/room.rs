@@ -562,8 +562,8 @@ impl Room {
             return Ok(());
         }
         self.rematch.asked.insert(seat);
-        let waiting = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
-        if !waiting.into_iter().all(|s| self.rematch.asked.contains(s)) {
+        let humans = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
+        if !humans.all(|s| self.rematch.asked.contains(s)) {
             self.publish();
             return Ok(());
         }
