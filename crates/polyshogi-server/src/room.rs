@@ -562,7 +562,7 @@ impl Room {
             return Ok(());
         }
         self.rematch.asked.insert(seat);
-        let humans = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
+        let mut humans = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
         if !humans.all(|s| self.rematch.asked.contains(s)) {
             self.publish();
             return Ok(());
