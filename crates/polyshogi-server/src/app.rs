@@ -28,8 +28,8 @@ pub fn error_response(status: StatusCode, message: impl Into<String>) -> Respons
 pub async fn find_room(app: &App, id: &str) -> Result<RoomHandle, Response> {
     match app.rooms.get(id).await {
         Ok(Some(room)) => Ok(room),
-        Ok(None) => Err(error_response(StatusCode::NOT_FOUND, format!("no game `{id}`"))),
-        Err(e @ RoomError::Store(_)) | Err(e @ RoomError::Broken(_)) => {
+        Ok(None) | Err(RoomError::NotFound) => Err(error_response(StatusCode::NOT_FOUND, format!("no game `{id}`"))),
+        Err(e) => {
             error!(game = %id, "cannot open game: {e}");
             Err(error_response(StatusCode::INTERNAL_SERVER_ERROR, "the game cannot be opened"))
         }

@@ -134,6 +134,23 @@ async fn store_suite(url: &str) {
     assert_eq!(loaded.result.as_deref(), Some("Middle wins (LastStanding)"));
     assert_eq!(loaded.actions.len(), 5);
     assert!(!store.unfinished_games().await.unwrap().contains(&id));
+
+    // Writes of many games at once are committed together; a bad one among them (an action
+    // number taken already) fails alone.
+    let others: Vec<String> = (0..50).map(|_| polyshogi_server::tokens::new_game_id()).collect();
+    for other in &others {
+        store.create_game(&sample_game(other)).await.unwrap();
+    }
+    let first_move = action(0, 0, ActionKind::Move, "P3c-4d", None);
+    let writes = futures_util::future::join_all(others.iter().map(|other| store.append_action(other, &first_move, None)));
+    let taken = store.append_action(&id, &first_move, None);
+    let (written, taken) = tokio::join!(writes, taken);
+    assert!(taken.is_err(), "action 0 of {id} was stored twice");
+    for (other, result) in others.iter().zip(written) {
+        result.unwrap_or_else(|e| panic!("{other}'s move was lost with a bad neighbour: {e}"));
+        assert_eq!(store.load_game(other).await.unwrap().unwrap().actions, vec![first_move.clone()]);
+    }
+    assert_eq!(store.load_game(&id).await.unwrap().unwrap().actions.len(), 5);
     store.close().await;
 }
 

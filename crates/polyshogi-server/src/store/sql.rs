@@ -1,0 +1,291 @@
+//! The store in SQLite or PostgreSQL through sqlx's `Any` driver: the schema, the reads, and
+//! the SQL of each write (which the group-commit writer runs, many to a transaction).
+
+use std::borrow::Cow;
+use std::sync::Once;
+
+use async_trait::async_trait;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+
+use super::group_commit::{Write, Writer};
+use super::{ActionKind, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+
+/// The schema, as portable SQL (one set of migrations for both databases).
+const MIGRATIONS: [(i64, &str, &str); 1] = [(1, "games", include_str!("../../migrations/0001_games.sql"))];
+
+fn migrator() -> Migrator {
+    let migrations: Vec<Migration> = MIGRATIONS
+        .iter()
+        .map(|&(version, description, sql)| {
+            Migration::new(version, Cow::Borrowed(description), MigrationType::Simple, Cow::Borrowed(sql), false)
+        })
+        .collect();
+    Migrator { migrations: Cow::Owned(migrations), ..Migrator::DEFAULT }
+}
+
+/// Storage in SQLite or PostgreSQL through sqlx's `Any` driver. Reads share a pool; every
+/// write goes through the one writer, which commits the writes of many games together.
+#[derive(Clone, Debug)]
+pub struct SqlStore {
+    pool: AnyPool,
+    writer: Writer,
+}
+
+/// `sqlite:FILE` (created if missing), `postgres://…`, or a bare file path (SQLite).
+pub fn normalize_url(url: &str) -> Result<String, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(url.to_string());
+    }
+    let sqlite = if url.starts_with("sqlite:") {
+        url.to_string()
+    } else if !url.contains("://") && !url.is_empty() {
+        format!("sqlite:{url}")
+    } else {
+        return Err(StoreError::Url(url.to_string()));
+    };
+    if sqlite.contains(":memory:") {
+        // Each connection would have a database of its own, and every game would die with the
+        // process.
+        return Err(StoreError::Url(url.to_string()));
+    }
+    if sqlite.contains("mode=") {
+        Ok(sqlite)
+    } else if sqlite.contains('?') {
+        Ok(format!("{sqlite}&mode=rwc"))
+    } else {
+        Ok(format!("{sqlite}?mode=rwc"))
+    }
+}
+
+/// A pool of up to `connections` connections to `url`.
+async fn open_pool(url: &str, connections: u32) -> Result<AnyPool, StoreError> {
+    let sqlite = url.starts_with("sqlite:");
+    let pool = AnyPoolOptions::new()
+        .max_connections(connections)
+        .after_connect(move |connection, _| {
+            Box::pin(async move {
+                if sqlite {
+                    // Every commit reaches the disk before it returns (docs/DEPLOY.md), and a
+                    // reader that meets a checkpoint waits rather than fails.
+                    connection.execute("PRAGMA synchronous = FULL").await?;
+                    connection.execute("PRAGMA busy_timeout = 5000").await?;
+                }
+                Ok(())
+            })
+        })
+        .connect(url)
+        .await?;
+    Ok(pool)
+}
+
+impl SqlStore {
+    /// Opens the database and brings its schema up to date.
+    pub async fn connect(url: &str) -> Result<SqlStore, StoreError> {
+        static DRIVERS: Once = Once::new();
+        DRIVERS.call_once(sqlx::any::install_default_drivers);
+        let url = normalize_url(url)?;
+        let readers = open_pool(&url, 8).await?;
+        if url.starts_with("sqlite:") {
+            // Write-ahead logging: readers never wait for the writer, and a commit costs one
+            // append and one sync. The mode is kept in the file itself.
+            sqlx::query("PRAGMA journal_mode = WAL").execute(&readers).await?;
+        }
+        migrator().run(&readers).await.map_err(StoreError::Migration)?;
+        // The writer has a connection of its own, so that a flood of reads never delays a move.
+        let writer = Writer::start(open_pool(&url, 1).await?);
+        Ok(SqlStore { pool: readers, writer })
+    }
+
+    /// Closes every connection (waits for those in use).
+    pub async fn close(&self) {
+        self.pool.close().await;
+        self.writer.close().await;
+    }
+}
+
+fn corrupt(what: impl Into<String>) -> StoreError {
+    StoreError::Corrupt(what.into())
+}
+
+fn clocks_text(clocks: &Option<Vec<i64>>) -> Option<String> {
+    clocks.as_ref().map(|c| c.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+}
+
+fn parse_clocks(text: Option<String>) -> Result<Option<Vec<i64>>, StoreError> {
+    text.map(|t| t.split(',').map(|n| n.parse::<i64>().map_err(|_| corrupt(format!("clocks `{t}`")))).collect()).transpose()
+}
+
+fn read_action(row: &AnyRow) -> Result<StoredAction, StoreError> {
+    let kind: String = row.try_get("kind")?;
+    let seat: i64 = row.try_get("seat")?;
+    Ok(StoredAction {
+        seq: row.try_get("seq")?,
+        seat: usize::try_from(seat).map_err(|_| corrupt(format!("seat {seat}")))?,
+        kind: ActionKind::from_name(&kind).ok_or_else(|| corrupt(format!("action kind `{kind}`")))?,
+        detail: row.try_get("detail")?,
+        clocks: parse_clocks(row.try_get("clocks")?)?,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+pub(super) type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Runs one write inside the writer's transaction.
+pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(), StoreError> {
+    match write {
+        Write::Game(game) => insert_game(tx, game).await,
+        Write::Rematch { game, from_id, link } => {
+            insert_game(tx, game).await?;
+            insert_action(tx, from_id, link).await
+        }
+        Write::Action { game_id, action, result } => {
+            insert_action(tx, game_id, action).await?;
+            if let Some(result) = result {
+                sqlx::query("UPDATE games SET finished = 1, result = $1 WHERE id = $2")
+                    .bind(result)
+                    .bind(game_id)
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Inserts a game and its seats.
+async fn insert_game(tx: &mut Transaction, game: &StoredGame) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)",
+    )
+    .bind(&game.id)
+    .bind(&game.variant)
+    .bind(game.rules.join("\n"))
+    .bind(game.start_position.clone())
+    .bind(game.clock.map(|c| c.0))
+    .bind(game.clock.map(|c| c.1))
+    .bind(game.created_ms)
+    .execute(&mut **tx)
+    .await?;
+    for (index, seat) in game.seats.iter().enumerate() {
+        let (kind, level, token_hash) = match seat {
+            StoredSeat::Human { token_hash } => ("human", None, Some(token_hash.clone())),
+            StoredSeat::Bot { level } => ("bot", Some(level.clone()), None),
+        };
+        sqlx::query("INSERT INTO seats (game_id, seat, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&game.id)
+            .bind(index as i64)
+            .bind(kind)
+            .bind(level)
+            .bind(token_hash)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn insert_action(tx: &mut Transaction, game_id: &str, action: &StoredAction) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        .bind(game_id)
+        .bind(action.seq)
+        .bind(action.seat as i64)
+        .bind(action.kind.name())
+        .bind(&action.detail)
+        .bind(clocks_text(&action.clocks))
+        .bind(action.created_ms)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        self.writer.write(Write::Game(game.clone())).await
+    }
+
+    async fn create_rematch(&self, game: &StoredGame, from_id: &str, link: &StoredAction) -> Result<(), StoreError> {
+        self.writer.write(Write::Rematch { game: game.clone(), from_id: from_id.to_string(), link: link.clone() }).await
+    }
+
+    async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError> {
+        let write = Write::Action { game_id: game_id.to_string(), action: action.clone(), result: result.map(str::to_string) };
+        self.writer.write(write).await
+    }
+
+    async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result \
+             FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let rules: String = row.try_get("rules")?;
+        let initial: Option<i64> = row.try_get("clock_initial_ms")?;
+        let increment: Option<i64> = row.try_get("clock_increment_ms")?;
+        let finished: i64 = row.try_get("finished")?;
+        let seat_rows = sqlx::query("SELECT seat, kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut seats = Vec::new();
+        for (expected, seat_row) in seat_rows.iter().enumerate() {
+            let seat: i64 = seat_row.try_get("seat")?;
+            if seat != expected as i64 {
+                return Err(corrupt(format!("game {id}: seat {seat} out of order")));
+            }
+            let kind: String = seat_row.try_get("kind")?;
+            let level: Option<String> = seat_row.try_get("level")?;
+            let token_hash: Option<String> = seat_row.try_get("token_hash")?;
+            seats.push(match (kind.as_str(), level, token_hash) {
+                ("human", _, Some(token_hash)) => StoredSeat::Human { token_hash },
+                ("bot", Some(level), _) => StoredSeat::Bot { level },
+                _ => return Err(corrupt(format!("game {id}: seat {seat} of kind `{kind}`"))),
+            });
+        }
+        let action_rows =
+            sqlx::query("SELECT seq, seat, kind, detail, clocks, created_ms FROM actions WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        let actions = action_rows.iter().map(read_action).collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(StoredGame {
+            id: row.try_get("id")?,
+            variant: row.try_get("variant")?,
+            rules: rules.lines().map(String::from).filter(|r| !r.is_empty()).collect(),
+            start_position: row.try_get("start_position")?,
+            clock: initial.zip(increment),
+            created_ms: row.try_get("created_ms")?,
+            seats,
+            finished: finished != 0,
+            result: row.try_get("result")?,
+            actions,
+        }))
+    }
+
+    async fn unfinished_games(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE finished = 0 ORDER BY created_ms, id").fetch_all(&self.pool).await?;
+        rows.iter().map(|row| row.try_get::<String, _>("id").map_err(StoreError::from)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_urls_get_created_and_postgres_urls_pass_through() {
+        assert_eq!(normalize_url("sqlite:polyshogi.db").unwrap(), "sqlite:polyshogi.db?mode=rwc");
+        assert_eq!(normalize_url("games.db").unwrap(), "sqlite:games.db?mode=rwc");
+        assert_eq!(normalize_url("sqlite:x.db?mode=ro").unwrap(), "sqlite:x.db?mode=ro");
+        assert_eq!(normalize_url("postgres://u@h/db").unwrap(), "postgres://u@h/db");
+        assert!(normalize_url("mysql://h/db").is_err());
+        assert!(normalize_url("sqlite::memory:").is_err());
+    }
+}
