@@ -46,8 +46,17 @@ export const api = {
 };
 
 /**
+ * The game state after an update (docs/API.md): the update's fields in place of the state's, and
+ * its moves after the state's first `moves_from`. A new object: earlier states stay as they were.
+ */
+export function withUpdate(game, update) {
+  const { moves_from: movesFrom, moves, ...fields } = update;
+  return { ...game, ...fields, moves: game.moves.slice(0, movesFrom).concat(moves) };
+}
+
+/**
  * One WebSocket to a game, reconnecting after a drop. `onMessage` gets each parsed server
- * message; `onStatus` gets 'connecting' | 'open' | 'closed'.
+ * message, an update as the whole state it makes; `onStatus` gets 'connecting' | 'open' | 'closed'.
  */
 export class GameSocket {
   constructor(gameId, token, { onMessage, onStatus }) {
@@ -82,6 +91,14 @@ export class GameSocket {
         message = JSON.parse(event.data);
       } catch {
         return;
+      }
+      if (message.type === 'state') {
+        this.game = message.game;
+      } else if (message.type === 'update') {
+        // Whoever listens sees whole states: the update is put into the last one.
+        if (!this.game) return;
+        this.game = withUpdate(this.game, message.game);
+        message = { type: 'state', game: this.game };
       }
       this.onMessage(message, this);
     });

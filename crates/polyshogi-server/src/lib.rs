@@ -8,6 +8,7 @@
 pub mod api;
 pub mod app;
 pub mod bots;
+pub mod move_log;
 pub mod record;
 pub mod room;
 pub mod rooms;

@@ -4,20 +4,22 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use axum::extract::ws::Utf8Bytes;
 use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
 use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::Variant;
 use polyshogi::with_game;
 use polyshogi_engine::Limits;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::{sleep_until, Instant};
 use tracing::{error, info, warn};
 
 use crate::bots::Bot;
+use crate::move_log::MoveLog;
 use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
-use crate::table::{Action, EntryKind, Log, Table};
+use crate::table::{Action, Table};
 use crate::tokens::new_game_id;
 use crate::wire;
 
@@ -138,10 +140,10 @@ impl GameSetup {
 }
 
 enum Command {
-    /// A connection opens: the state now, and a receiver of every later one.
+    /// A connection opens (or catches up): the state now, and a receiver of every update after.
     Join {
         seat: Option<Player>,
-        reply: oneshot::Sender<(Arc<wire::GameState>, watch::Receiver<Arc<wire::GameState>>)>,
+        reply: oneshot::Sender<(Arc<wire::GameState>, Updates)>,
     },
     Leave {
         seat: Option<Player>,
@@ -169,6 +171,12 @@ enum Command {
         reply: oneshot::Sender<Option<wire::PositionAt>>,
     },
 }
+
+/// The updates of a game, each an `update` message serialized once for every connection.
+pub type Updates = broadcast::Receiver<Utf8Bytes>;
+
+/// How many updates a connection may fall behind before it is sent the whole state instead.
+const UPDATES_KEPT: usize = 64;
 
 /// A bot's answer from the blocking pool; `generation` is the action count it was asked at.
 struct BotReply {
@@ -202,7 +210,9 @@ impl RoomHandle {
         self.seat_names.iter().find(|(p, _)| *p == seat).map(|(_, n)| *n).unwrap_or("?")
     }
 
-    pub async fn join(&self, seat: Option<Player>) -> Option<(Arc<wire::GameState>, watch::Receiver<Arc<wire::GameState>>)> {
+    /// A connection of `seat` (`None`: a spectator, or a connection catching up) opens: the state
+    /// now, and every update after it.
+    pub async fn join(&self, seat: Option<Player>) -> Option<(Arc<wire::GameState>, Updates)> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Join { seat, reply }).await.ok()?;
         rx.await.ok()
@@ -269,14 +279,14 @@ impl PerformError {
 struct Room {
     setup: GameSetup,
     table: Table,
-    log: Log,
+    moves: MoveLog,
     /// The number of stored actions (the next action's `seq`).
     seq: i64,
     clocks: Option<Clocks>,
     /// Open connections per seat index.
     connected: Vec<u32>,
     store: Arc<dyn Store>,
-    published: watch::Sender<Arc<wire::GameState>>,
+    updates: broadcast::Sender<Utf8Bytes>,
     bot_tx: mpsc::UnboundedSender<BotReply>,
     /// The generation of the bot search in flight.
     bot_busy: Option<i64>,
@@ -325,7 +335,7 @@ pub fn spawn_room(
         moved: vec![false; 3],
         first_turn: None,
     });
-    let mut log = Log::default();
+    let mut moves = MoveLog::default();
     let mut aborted = None;
     let mut rematch = Rematch::default();
     for action in &stored.actions {
@@ -357,7 +367,7 @@ pub fn spawn_room(
                 stored.id, action.seq, action.kind, action.detail
             )
         })?;
-        log.record(applied.entries);
+        moves.record(applied.entries, &table);
         if let (Some(clocks), Some(stored_clocks)) = (clocks.as_mut(), &action.clocks) {
             for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
                 *left = stored_left;
@@ -385,26 +395,18 @@ pub fn spawn_room(
     let (tx, rx) = mpsc::channel(64);
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
     let connected = vec![0; 3];
-    let version = stored.actions.len() as i64;
-    let (published, _) = watch::channel(Arc::new(game_state(
-        &setup,
-        version,
-        &table,
-        &log,
-        clocks.as_ref(),
-        &connected,
-        aborted.as_deref(),
-        &rematch,
-    )));
+    // Whoever joins gets the whole state: the moves replayed are not news.
+    moves.take_changes();
+    let (updates, _) = broadcast::channel(UPDATES_KEPT);
     let room = Room {
         setup,
         table,
-        log,
+        moves,
         seq: stored.actions.len() as i64,
         clocks,
         connected,
         store,
-        published,
+        updates,
         bot_tx,
         bot_busy: None,
         retry_at: None,
@@ -452,7 +454,7 @@ impl Room {
                     self.publish();
                 }
                 let state = Arc::new(self.state());
-                let _ = reply.send((state, self.published.subscribe()));
+                let _ = reply.send((state, self.updates.subscribe()));
             }
             Command::Leave { seat } => {
                 if let Some(seat) = seat {
@@ -531,7 +533,7 @@ impl Room {
         self.table = table;
         self.clocks = clocks;
         self.seq += 1;
-        self.log.record(applied.entries);
+        self.moves.record(applied.entries, &self.table);
         if let Some(result) = result {
             info!(game = %self.setup.id, "game over: {result}");
         }
@@ -763,22 +765,97 @@ impl Room {
         })
     }
 
+    /// Sends every connection what changed, serialized once for all of them.
     fn publish(&mut self) {
-        let state = Arc::new(self.state());
-        self.published.send_replace(state);
+        if self.updates.receiver_count() == 0 {
+            // Nobody to tell: the next joiner gets the whole state.
+            self.moves.take_changes();
+            return;
+        }
+        let seats = self.seats_view();
+        let table = self.table_view();
+        let rematch = self.rematch_view();
+        let (moves_from, moves) = self.moves.take_changes();
+        let update = wire::GameUpdate { version: self.seq, seats, table, moves_from, moves: moves.to_vec(), rematch };
+        let message = wire::ServerMessage::Update { game: Box::new(update) };
+        // The wire types have only text keys, so writing them cannot fail.
+        let text = serde_json::to_string(&message).expect("an update is JSON");
+        let _ = self.updates.send(Utf8Bytes::from(text));
     }
 
+    /// The game state of docs/API.md, as a spectator sees it (`you` is none).
     fn state(&self) -> wire::GameState {
-        game_state(
-            &self.setup,
-            self.seq,
-            &self.table,
-            &self.log,
-            self.clocks.as_ref(),
-            &self.connected,
-            self.aborted.as_deref(),
-            &self.rematch,
-        )
+        wire::GameState {
+            id: self.setup.id.clone(),
+            version: self.seq,
+            variant: self.setup.variant.name().to_string(),
+            rules: self.setup.rules.clone(),
+            clock: self.setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),
+            seats: self.seats_view(),
+            table: self.table_view(),
+            moves: self.moves.moves().to_vec(),
+            rematch: self.rematch_view(),
+            you: None,
+        }
+    }
+
+    fn seats_view(&self) -> Vec<wire::SeatState> {
+        let now = Instant::now();
+        let table = &self.table;
+        table
+            .seats()
+            .into_iter()
+            .map(|seat| {
+                let (occupant, connected) = match &self.setup.seats[seat.index()] {
+                    SeatKind::Human { .. } => (wire::Occupant::Human, self.connected[seat.index()] > 0),
+                    SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true),
+                };
+                wire::SeatState {
+                    seat: table.seat_name(seat).to_string(),
+                    occupant,
+                    connected,
+                    clock_ms: self.clocks.as_ref().map(|c| c.left(seat, now)),
+                    active: table.active(seat),
+                }
+            })
+            .collect()
+    }
+
+    /// The rules' view of the game, ended by the server on top of them if it was aborted.
+    fn table_view(&self) -> wire::TableView {
+        let mut view = self.table.view();
+        if let Some(text) = &self.aborted {
+            // The rules know nothing of an abort: the server ends the game on top of them.
+            view.drawn.to_move = None;
+            view.legal_moves.clear();
+            view.pending_alliance = None;
+            view.draw_offered_by.clear();
+            view.outcome = Some(wire::OutcomeView { text: text.clone(), placings: Default::default(), aborted: true });
+        }
+        view
+    }
+
+    /// Once the game is over: who asked for a rematch, the new game, and where each player goes.
+    fn rematch_view(&self) -> Option<wire::RematchView> {
+        if !self.is_over() {
+            return None;
+        }
+        let table = &self.table;
+        let seats = table.seats();
+        let next_seat = seats
+            .iter()
+            .zip(seats.iter().cycle().skip(1))
+            .map(|(&here, &there)| (table.seat_name(here).to_string(), table.seat_name(there).to_string()))
+            .collect();
+        Some(wire::RematchView {
+            offered_by: seats
+                .iter()
+                .filter(|s| self.rematch.asked.contains(**s))
+                .map(|&s| table.seat_name(s).to_string())
+                .collect(),
+            game: self.rematch.game.clone(),
+            next_seat,
+        })
     }
 
     fn record(&self) -> String {
@@ -803,92 +880,4 @@ impl Room {
 /// What an aborted game's outcome says.
 fn abort_text(seat_name: &str) -> String {
     format!("Game aborted: {seat_name} did not make a first move in time")
-}
-
-/// The game state of docs/API.md, as a spectator sees it (`you` is none). Not a method: the
-/// watch channel's first value is made before the room exists.
-#[allow(clippy::too_many_arguments)]
-fn game_state(
-    setup: &GameSetup,
-    version: i64,
-    table: &Table,
-    log: &Log,
-    clocks: Option<&Clocks>,
-    connected: &[u32],
-    aborted: Option<&str>,
-    rematch: &Rematch,
-) -> wire::GameState {
-    let now = Instant::now();
-    let mut view = table.view();
-    if let Some(text) = aborted {
-        // The rules know nothing of an abort: the server ends the game on top of them.
-        view.drawn.to_move = None;
-        view.legal_moves.clear();
-        view.pending_alliance = None;
-        view.draw_offered_by.clear();
-        view.outcome = Some(wire::OutcomeView { text: text.to_string(), placings: Default::default(), aborted: true });
-    }
-    let seats = table
-        .seats()
-        .into_iter()
-        .map(|seat| {
-            let (occupant, connected) = match &setup.seats[seat.index()] {
-                SeatKind::Human { .. } => (wire::Occupant::Human, connected[seat.index()] > 0),
-                SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true),
-            };
-            wire::SeatState {
-                seat: table.seat_name(seat).to_string(),
-                occupant,
-                connected,
-                clock_ms: clocks.map(|c| c.left(seat, now)),
-                active: table.active(seat),
-            }
-        })
-        .collect();
-    let mut moves: Vec<wire::MoveEntry> = Vec::new();
-    for entry in log.entries() {
-        match &entry.kind {
-            EntryKind::Move { canonical, short } => moves.push(wire::MoveEntry {
-                ply: moves.len() + 1,
-                seat: table.seat_name(entry.seat).to_string(),
-                canonical: canonical.clone(),
-                short: short.clone(),
-                events: entry.events.clone(),
-            }),
-            // Answers, resignations, flags and draws are told among the events of the move
-            // before them.
-            _ => {
-                if let Some(last) = moves.last_mut() {
-                    last.events.extend(entry.events.iter().cloned());
-                }
-            }
-        }
-    }
-    wire::GameState {
-        id: setup.id.clone(),
-        version,
-        variant: setup.variant.name().to_string(),
-        rules: setup.rules.clone(),
-        clock: setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),
-        seats,
-        table: view,
-        moves,
-        rematch: (aborted.is_some() || table.is_over()).then(|| rematch_view(table, rematch)),
-        you: None,
-    }
-}
-
-/// The rematch as the state tells it: who asked, the new game, and where each player goes.
-fn rematch_view(table: &Table, rematch: &Rematch) -> wire::RematchView {
-    let seats = table.seats();
-    let next_seat = seats
-        .iter()
-        .zip(seats.iter().cycle().skip(1))
-        .map(|(&here, &there)| (table.seat_name(here).to_string(), table.seat_name(there).to_string()))
-        .collect();
-    wire::RematchView {
-        offered_by: seats.iter().filter(|s| rematch.asked.contains(**s)).map(|&s| table.seat_name(s).to_string()).collect(),
-        game: rematch.game.clone(),
-        next_seat,
-    }
 }

@@ -84,35 +84,6 @@ pub enum EntryKind {
     TakebackDeclined,
 }
 
-/// What happened in a game, in order, for the move list. A takeback removes what it undid.
-#[derive(Clone, Debug, Default)]
-pub struct Log(Vec<LogEntry>);
-
-impl Log {
-    pub fn record(&mut self, entries: Vec<LogEntry>) {
-        for entry in entries {
-            if let EntryKind::Takeback { to_plies } = entry.kind {
-                self.rewind(to_plies);
-            }
-            self.0.push(entry);
-        }
-    }
-
-    pub fn entries(&self) -> &[LogEntry] {
-        &self.0
-    }
-
-    /// Keeps the first `plies` moves and what followed them before the next move.
-    fn rewind(&mut self, plies: usize) {
-        let mut moves = 0;
-        let next_move = self.0.iter().position(|entry| {
-            moves += usize::from(matches!(entry.kind, EntryKind::Move { .. }));
-            moves > plies
-        });
-        self.0.truncate(next_move.unwrap_or(self.0.len()));
-    }
-}
-
 /// A player's request to take back his last move, waiting for the others' consent.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TakebackRequest {

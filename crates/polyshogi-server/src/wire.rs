@@ -309,12 +309,30 @@ pub struct PositionAt {
     pub drawn: DrawnPosition,
 }
 
+/// After a change, to every connection of a game: the game state's fields that can change, and
+/// the move list from the first entry that changed. Made and serialized once for all
+/// connections, and as large after move 2,000 as after move 10.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct GameUpdate {
+    pub version: i64,
+    pub seats: Vec<SeatState>,
+    #[serde(flatten)]
+    pub table: TableView,
+    /// The client keeps its first `moves_from` moves and puts `moves` after them (a takeback
+    /// sends fewer moves than the client has).
+    pub moves_from: usize,
+    pub moves: Vec<MoveEntry>,
+    pub rematch: Option<RematchView>,
+}
+
 /// A WebSocket message from the server.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
-    /// On connect and after every change.
+    /// After the hello, and again if the connection fell too far behind the updates.
     State { game: Box<GameState> },
+    /// After every change.
+    Update { game: Box<GameUpdate> },
     /// To the sender of a refused message only.
     Error { message: String },
 }

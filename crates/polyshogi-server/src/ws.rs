@@ -1,5 +1,5 @@
 //! One WebSocket connection to a game: the seat its `hello` token opens (or a spectator), the
-//! state after the hello and after every change, and the client's messages, checked and
+//! state after the hello, an update after every change, and the client's messages, checked and
 //! rate-limited.
 
 use std::time::Duration;
@@ -10,6 +10,7 @@ use axum::response::Response;
 use polyshogi::player::Player;
 use serde::Deserialize;
 use serde_json::Value;
+use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::app::{find_room, AppState};
@@ -122,13 +123,19 @@ async fn connection(mut socket: WebSocket, room: RoomHandle) {
                         }
                     }
                 }
-                changed = updates.changed() => {
-                    if changed.is_err() {
+                update = updates.recv() => {
+                    let message = match update {
+                        Ok(text) => Message::Text(text),
+                        // Too far behind to catch up change by change: the whole state again.
+                        Err(RecvError::Lagged(_)) => {
+                            let Some((state, fresh)) = room.join(None).await else { break };
+                            updates = fresh;
+                            state_message(&state, you)
+                        }
                         // The game's owner stopped (the server is shutting down).
-                        break;
-                    }
-                    let state = updates.borrow_and_update().clone();
-                    if socket.send(state_message(&state, you)).await.is_err() {
+                        Err(RecvError::Closed) => break,
+                    };
+                    if socket.send(message).await.is_err() {
                         break;
                     }
                 }

@@ -559,6 +559,8 @@ async fn a_takeback_needs_every_other_player_and_survives_a_restart() {
     let state = last.until_state("the refusal", |s| s["takeback"].is_null()).await;
     assert_eq!(moves(&state), ["P3c-4d", "P10k-10j"]);
     assert!(state["moves"][1]["events"].as_array().unwrap().contains(&json!("Last declines the takeback")), "{state}");
+    // The updates made the same game as the server holds.
+    assert_eq!(steady(&state), steady(&server.state(&id).await));
 
     // Asked again and granted by both: First's move and Middle's after it are undone.
     first.until_state("the refusal", |s| s["takeback"].is_null() && moves(s).len() == 2).await;

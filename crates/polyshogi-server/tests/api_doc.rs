@@ -51,6 +51,7 @@ const PARTS: &[&str] = &[
     "DrawnPosition",
     "BoardPiece",
     "MoveEntry",
+    "GameUpdate",
     "AllianceView",
     "OutcomeView",
     "ClientAction",
@@ -153,11 +154,12 @@ fn markers() -> Vec<&'static str> {
 fn server_type(message: &ServerMessage) -> &'static str {
     match message {
         ServerMessage::State { .. } => "state",
+        ServerMessage::Update { .. } => "update",
         ServerMessage::Error { .. } => "error",
     }
 }
 
-const SERVER_TYPES: [&str; 2] = ["state", "error"];
+const SERVER_TYPES: [&str; 3] = ["state", "update", "error"];
 
 /// The `type` of a client message; like `server_type`.
 fn client_type(action: &ClientAction) -> &'static str {

@@ -1,11 +1,9 @@
-//! The one place that knows the game's WebSocket messages (docs/API.md): what a `state` or an
-//! `error` looks like, how the move count, the seat to move and the legal moves are read, and
-//! the texts of `hello`, `move` and `resign`.
+//! The one place that knows the game's WebSocket messages (docs/API.md): what a `state`, an
+//! `update` or an `error` looks like, how the move count, the seat to move and the legal moves
+//! are read, and the texts of `hello`, `move` and `resign`.
 //!
 //! Everything else sees a `GameView` (what one connection knows of its game) and the `Update`
-//! each message brings. When the server sends only changes after the first full state, only
-//! `GameView::apply` changes: a change message moves `plies`, `to_move` and `finished` on
-//! from what the view already holds, instead of replacing them.
+//! each message brings.
 
 use std::borrow::Cow;
 
@@ -33,10 +31,11 @@ pub struct GameView {
 /// What one server message changed.
 #[derive(Debug)]
 pub enum Update<'m> {
-    /// A newer state: the view moved on. `legal_moves` are those of the seat to move (empty
+    /// A newer state or update: the view moved on. `legal_moves` are those of the seat to move (empty
     /// once the game is over).
     State { legal_moves: LegalMoves<'m> },
-    /// A state no newer than the view (the server never sends one, but a client drops it).
+    /// A state or update no newer than the view: a seat connecting or leaving, or a rematch
+    /// asked for, changes no move.
     Stale,
     /// The server refused this connection's last message.
     Refused(Cow<'m, str>),
@@ -71,7 +70,7 @@ impl std::fmt::Display for ProtocolError {
 struct ServerMessage<'m> {
     #[serde(borrow, rename = "type")]
     kind: Cow<'m, str>,
-    /// With `state`.
+    /// With `state` and `update`.
     #[serde(borrow)]
     game: Option<GameFields<'m>>,
     /// With `error`.
@@ -88,6 +87,8 @@ struct GameFields<'m> {
     #[serde(borrow)]
     legal_moves: &'m RawValue,
     outcome: Option<IgnoredAny>,
+    /// With `update`: how many of the moves the view has stay; `moves` follow them.
+    moves_from: Option<usize>,
     /// Only counted: a `Vec` of a zero-sized type never allocates.
     moves: Vec<IgnoredAny>,
 }
@@ -107,7 +108,7 @@ impl GameView {
         let message: ServerMessage<'m> =
             serde_json::from_str(text).map_err(|e| ProtocolError(format!("unreadable server message: {e}")))?;
         let game = match (message.kind.as_ref(), message.game, message.message) {
-            ("state", Some(game), _) => game,
+            ("state" | "update", Some(game), _) => game,
             ("error", _, Some(refusal)) => return Ok(Update::Refused(refusal)),
             (kind, _, _) => return Err(ProtocolError(format!("unexpected server message of type `{kind}`"))),
         };
@@ -123,7 +124,12 @@ impl GameView {
                     .ok_or_else(|| ProtocolError(format!("unknown seat to move: {name}")))?,
             ),
         };
-        let plies = u32::try_from(game.moves.len()).map_err(|_| ProtocolError("too many moves".into()))?;
+        let kept = match (message.kind.as_ref(), game.moves_from) {
+            ("state", _) => 0,
+            (_, Some(kept)) if kept <= self.plies as usize => kept,
+            (_, kept) => return Err(ProtocolError(format!("an update keeps {kept:?} moves of {}", self.plies))),
+        };
+        let plies = u32::try_from(kept + game.moves.len()).map_err(|_| ProtocolError("too many moves".into()))?;
         self.version = game.version;
         self.plies = plies;
         self.to_move = to_move;
@@ -216,6 +222,26 @@ mod tests {
         assert_eq!(legal_moves.texts().unwrap(), ["P1a-1b", "K*2c"]);
         assert_eq!((view.version, view.plies, view.to_move, view.finished), (3, 3, Some(1), false));
         assert!(matches!(view.apply(text).unwrap(), Update::Stale));
+    }
+
+    #[test]
+    fn an_update_moves_the_view_on_from_the_moves_it_keeps() {
+        let mut view = view();
+        view.apply(
+            r#"{"type":"state","game":{"version":3,"to_move":"White","legal_moves":[],"outcome":null,"moves":[{},{},{}]}}"#,
+        )
+        .unwrap();
+        let update = r#"{"type":"update","game":{"version":4,"to_move":"Black","legal_moves":["P1a-1b"],"outcome":null,"moves_from":3,"moves":[{}]}}"#;
+        let Update::State { legal_moves } = view.apply(update).unwrap() else { panic!("an update") };
+        assert_eq!(legal_moves.texts().unwrap(), ["P1a-1b"]);
+        assert_eq!((view.version, view.plies, view.to_move), (4, 4, Some(0)));
+        // A takeback keeps fewer moves than the view has.
+        let takeback = r#"{"type":"update","game":{"version":6,"to_move":"White","legal_moves":[],"outcome":null,"moves_from":1,"moves":[]}}"#;
+        view.apply(takeback).unwrap();
+        assert_eq!((view.version, view.plies, view.to_move), (6, 1, Some(1)));
+        // An update that would leave a gap is not believed.
+        let gap = r#"{"type":"update","game":{"version":7,"to_move":"Black","legal_moves":[],"outcome":null,"moves_from":5,"moves":[{}]}}"#;
+        assert!(view.apply(gap).is_err());
     }
 
     #[test]

@@ -140,8 +140,26 @@ pub fn steady(state: &Value) -> Value {
     state
 }
 
+/// A WebSocket client that keeps the game as the server's state and updates make it.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    game: Value,
+}
+
+/// Puts an update's fields into `game`: its moves after the first `moves_from` of the game's,
+/// every other field in place of the game's.
+pub fn apply_update(game: &mut Value, update: &Value) {
+    let from = update["moves_from"].as_u64().expect("an update says where its moves go") as usize;
+    let mut moves = game["moves"].as_array().expect("a state has moves").clone();
+    assert!(from <= moves.len(), "an update's moves from {from} leave a gap after {} moves", moves.len());
+    moves.truncate(from);
+    moves.extend(update["moves"].as_array().expect("an update has moves").iter().cloned());
+    for (key, value) in update.as_object().expect("an update is an object") {
+        if key != "moves_from" {
+            game[key] = value.clone();
+        }
+    }
+    game["moves"] = Value::Array(moves);
 }
 
 impl Client {
@@ -159,7 +177,7 @@ impl Client {
 
     pub async fn open_url(url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
-        Client { ws }
+        Client { ws, game: Value::Null }
     }
 
     pub async fn send_text(&mut self, text: &str) {
@@ -189,7 +207,13 @@ impl Client {
         self.next_before(deadline).await.expect("a message within the patience")
     }
 
-    /// The next JSON message, or `None` if none comes before `deadline`.
+    /// The game as the states and updates received so far make it.
+    pub fn game(&self) -> &Value {
+        &self.game
+    }
+
+    /// The next JSON message, or `None` if none comes before `deadline`. A state or an update
+    /// is applied to `game` on the way.
     pub async fn next_before(&mut self, deadline: tokio::time::Instant) -> Option<Value> {
         loop {
             let message = tokio::time::timeout_at(deadline, self.ws.next())
@@ -198,7 +222,18 @@ impl Client {
                 .expect("the connection is open")
                 .expect("a good frame");
             match message {
-                Message::Text(text) => return Some(serde_json::from_str(text.as_str()).expect("the server sends JSON")),
+                Message::Text(text) => {
+                    let message: Value = serde_json::from_str(text.as_str()).expect("the server sends JSON");
+                    match message["type"].as_str() {
+                        Some("state") => self.game = message["game"].clone(),
+                        Some("update") => {
+                            assert!(self.game.is_object(), "an update before any state: {message}");
+                            apply_update(&mut self.game, &message["game"]);
+                        }
+                        _ => {}
+                    }
+                    return Some(message);
+                }
                 Message::Ping(_) | Message::Pong(_) => continue,
                 other => panic!("unexpected frame {other:?}"),
             }
@@ -212,31 +247,30 @@ impl Client {
         message["message"].as_str().expect("an error message").to_string()
     }
 
-    /// The next error, past any states that come first (a seat connecting, a clock); answers its
-    /// text.
+    /// The next error, past any states and updates that come first (a seat connecting, a
+    /// clock); answers its text.
     pub async fn error_after_states(&mut self) -> String {
         loop {
             let message = self.next().await;
-            if message["type"] != "state" {
+            if message["type"] != "state" && message["type"] != "update" {
                 assert_eq!(message["type"], "error", "expected an error, got {message}");
                 return message["message"].as_str().expect("an error message").to_string();
             }
         }
     }
 
-    /// Reads states until one satisfies `pred` (error messages are not expected meanwhile).
+    /// Reads states and updates until the game satisfies `pred` (error messages are not
+    /// expected meanwhile); answers the game then.
     pub async fn until_state(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = tokio::time::Instant::now() + PATIENCE;
-        let mut last = Value::Null;
         loop {
             let Some(message) = self.next_before(deadline).await else {
-                panic!("gave up waiting for {what}; the last state was {last}");
+                panic!("gave up waiting for {what}; the game was {}", self.game);
             };
-            assert_eq!(message["type"], "state", "while waiting for {what}: {message}");
-            if pred(&message["game"]) {
-                return message["game"].clone();
+            assert!(message["type"] == "state" || message["type"] == "update", "while waiting for {what}: {message}");
+            if pred(&self.game) {
+                return self.game.clone();
             }
-            last = message["game"].clone();
         }
     }
 
