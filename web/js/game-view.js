@@ -4,6 +4,7 @@
 
 import { renderDrawOffer } from './draw-offer.js';
 import { renderTakeback } from './takeback.js';
+import { renderRematch } from './rematch.js';
 import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
 import {
   state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
@@ -118,6 +119,7 @@ export function render() {
   renderAllianceQuestion();
   renderDrawOffer();
   renderTakeback();
+  renderRematch();
   renderConnection();
   const resigning = resigningSeat();
   $('resign').disabled = !resigning;
@@ -129,6 +131,8 @@ export function render() {
     : offered.length ? `Accept the draw (${offered.join(', ')} offered)`
       : hotseat ? 'Agree a draw' : 'Offer a draw';
   $('move-submit').disabled = !seat || state.awaiting;
+  // Once the game is over there is nothing to type; the rematch takes the controls' place.
+  $('move-form').hidden = Boolean(game.outcome);
   $('play-controls').hidden = me.size === 0;
   if (game.outcome && !endShown) {
     endShown = true;
