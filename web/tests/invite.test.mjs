@@ -136,6 +136,11 @@ describe('invitations', { concurrency: false }, () => {
     await page.waitForSelector('#invite:not([hidden])');
     const box = await page.locator('#invite').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the panel fits the screen');
+    // The board keeps the top of the screen; the panel follows it, still in the first screen.
+    const board = await page.locator('#board svg').boundingBox();
+    assert.ok(board.y < 150, `the board starts at ${Math.round(board.y)}px`);
+    assert.ok(box.y >= board.y + board.height - 1, 'the panel comes under the board');
+    assert.ok(box.y < 844, `the panel starts at ${Math.round(box.y)}px, in the first screen`);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scroll <= 390, `the page is ${scroll}px wide`);
     await screenshot(page, 'phone-invite-panel.png');
