@@ -182,7 +182,7 @@ describe('the rematch', { concurrency: false }, () => {
     assert.deepEqual(rematch.offered_by.sort(), ['Black', 'White']);
     assert.equal(page.url(), `${BASE}/play/${rematch.game}`);
     await waitActing(page, 'Black');
-    assert.match(await textOf(page, '#connection'), /hot-seat \((Black, White|White, Black)\)/);
+    await page.waitForFunction(() => /hot-seat \((Black, White|White, Black)\)/.test(document.querySelector('#connection').textContent));
     assert.deepEqual(page.errors, []);
     await context.close();
   });
