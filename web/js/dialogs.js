@@ -39,7 +39,9 @@ export function confirmAction(text) {
 export function showEnd(game) {
   const dialog = $('game-end');
   $('game-end-h').textContent = game.outcome.aborted ? 'Game aborted' : 'Game over';
-  $('game-end-text').textContent = game.outcome.text;
+  // Under the heading "Game aborted", the server's "Game aborted: First did not…" says only why.
+  const why = game.outcome.aborted ? game.outcome.text.replace(/^game aborted:\s*/i, '') : game.outcome.text;
+  $('game-end-text').textContent = why.charAt(0).toUpperCase() + why.slice(1);
   const placings = game.outcome.placings || {};
   // Without places (an abort, a draw) the seats are not listed as if ranked.
   const rows = Object.keys(placings).length

@@ -4,6 +4,7 @@
 
 import { renderDrawOffer } from './draw-offer.js';
 import { renderTakeback } from './takeback.js';
+import { renderRematch } from './rematch.js';
 import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
 import {
   state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
@@ -118,6 +119,7 @@ export function render() {
   renderAllianceQuestion();
   renderDrawOffer();
   renderTakeback();
+  renderRematch();
   renderConnection();
   const resigning = resigningSeat();
   $('resign').disabled = !resigning;
@@ -129,6 +131,8 @@ export function render() {
     : offered.length ? `Accept the draw (${offered.join(', ')} offered)`
       : hotseat ? 'Agree a draw' : 'Offer a draw';
   $('move-submit').disabled = !seat || state.awaiting;
+  // Once the game is over there is nothing to type; the rematch takes the controls' place.
+  $('move-form').hidden = Boolean(game.outcome);
   $('play-controls').hidden = me.size === 0;
   if (game.outcome && !endShown) {
     endShown = true;
@@ -136,11 +140,31 @@ export function render() {
   }
 }
 
+/** The line of a finished game: its outcome, which says itself when the game was aborted. */
+export function endLine(outcome) {
+  if (!outcome.aborted) return `Game over: ${outcome.text}`;
+  return /^game aborted/i.test(outcome.text) ? outcome.text : `Game aborted: ${outcome.text}`;
+}
+
+/**
+ * The warning of a human seat's first turn in a game with a clock: without a first move in time
+ * the server aborts the game (docs/API.md, "Clocks"). The time is the server's setting (60 s by
+ * default), which the state does not carry, so the hint names no number.
+ */
+function firstMoveHint(game, seat) {
+  const mover = game.to_move;
+  if (!game.clock || !mover || seatKind(mover)?.kind !== 'human') return '';
+  if (game.moves.some((m) => m.seat === mover)) return '';
+  return seat ? '· make a first move soon, or the game is aborted'
+    : `· the game is aborted if ${mover} does not make a first move in time`;
+}
+
 function renderTurn(seat, me) {
   const { game } = state;
   const turn = $('turn');
   let text;
-  if (game.outcome) text = `Game over: ${game.outcome.text}`;
+  let hint = '';
+  if (game.outcome) text = endLine(game.outcome);
   else if (game.pending_alliance) {
     const p = game.pending_alliance;
     text = `Alliance proposed: ${p.allies.join(' + ')} against ${p.against}. Waiting for the answer.`;
@@ -154,7 +178,14 @@ function renderTurn(seat, me) {
   }
   if (game.to_move && (game.in_check || []).includes(game.to_move)) text += ' · in check';
   if (state.awaiting) text += ' · sending…';
+  if (!game.outcome && !game.pending_alliance) hint = firstMoveHint(game, seat);
   turn.textContent = text;
+  if (hint) {
+    const small = document.createElement('span');
+    small.className = 'first-move-hint';
+    small.textContent = hint;
+    turn.append(' ', small);
+  }
   turn.classList.toggle('mine', !!seat);
 }
 

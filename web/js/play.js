@@ -14,6 +14,7 @@ import {
 } from './move-input.js';
 import { wireDrawOffer } from './draw-offer.js';
 import { wireTakeback } from './takeback.js';
+import { wireRematch } from './rematch.js';
 import { goTo, wireControls } from './controls.js';
 import { showBanner, showNotice } from './notices.js';
 import { setPieceNames } from './moves.js';
@@ -97,6 +98,7 @@ async function start() {
   wireDragMoves(board);
   wireDrawOffer();
   wireTakeback();
+  wireRematch();
   wireControls();
   setInterval(tickClocks, 250);
 }

@@ -1,7 +1,7 @@
 // The sounds of the game, made with the Web Audio API (no sound files): a move, a capture, a
-// check, the end of the game. Muting is remembered in localStorage; sounds are on by default.
-// Each sound asked for is noted on <body> (data-sound, data-sound-count), so that tests can
-// see which one was played.
+// check, the end of the game, an offer to answer. Muting is remembered in localStorage; sounds
+// are on by default. Each sound asked for is noted on <body> (data-sound, data-sound-count), so
+// that tests can see which one was played.
 
 const MUTE_KEY = 'polyshogi.muted';
 
@@ -10,6 +10,8 @@ const SOUNDS = {
   move: [[420, 0, 0.07, 'triangle', 0.35]],
   capture: [[300, 0, 0.06, 'square', 0.18], [190, 0.05, 0.1, 'triangle', 0.35]],
   check: [[660, 0, 0.1, 'sawtooth', 0.12], [880, 0.11, 0.14, 'sawtooth', 0.12]],
+  // Another player offers something to answer (a rematch): a soft rising call.
+  offer: [[587, 0, 0.12, 'sine', 0.25], [880, 0.13, 0.22, 'sine', 0.25]],
   end: [[523, 0, 0.16, 'sine', 0.3], [659, 0.16, 0.16, 'sine', 0.3], [784, 0.32, 0.32, 'sine', 0.3]],
 };
 

@@ -40,7 +40,8 @@ describe('hot-seat games', { concurrency: false }, () => {
   test('promotion choice, a drop, eliminations, the end screen and the record', T, async () => {
     const { page, context } = await newPage(browser);
     const id = await startHotseat(page);
-    assert.match(await page.locator('#connection').innerText(), /hot-seat \(First, Middle, Last\)/);
+    // Each seat's socket is confirmed on its own: the line names all three once all have answered.
+    await page.waitForFunction(() => /hot-seat \(First, Middle, Last\)/.test(document.querySelector('#connection').textContent));
     assert.equal(await page.locator('#players .clock:not([hidden])').count(), 0, 'no clock');
     await clickMove(page, 'P3a-4a');
     await waitActing(page, 'Middle'); // the same page now acts for Middle

@@ -136,6 +136,11 @@ describe('invitations', { concurrency: false }, () => {
     await page.waitForSelector('#invite:not([hidden])');
     const box = await page.locator('#invite').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the panel fits the screen');
+    // The board keeps the top of the screen; the panel follows it, still in the first screen.
+    const board = await page.locator('#board svg').boundingBox();
+    assert.ok(board.y < 150, `the board starts at ${Math.round(board.y)}px`);
+    assert.ok(box.y >= board.y + board.height - 1, 'the panel comes under the board');
+    assert.ok(box.y < 844, `the panel starts at ${Math.round(box.y)}px, in the first screen`);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scroll <= 390, `the page is ${scroll}px wide`);
     await screenshot(page, 'phone-invite-panel.png');
@@ -154,7 +159,10 @@ describe('invitations', { concurrency: false }, () => {
     await waitActing(page, 'First');
     assert.equal(await clockOf(page, 'First').innerText(), '0:02');
     assert.equal(await clockOf(page, 'First').getAttribute('class'), 'clock', 'not running, not low before the first move');
+    // The first turn warns of the abort; the warning goes with the first move.
+    assert.equal(await page.locator('#turn .first-move-hint').innerText(), '· make a first move soon, or the game is aborted');
     await clickMove(page, 'P3c-4d');
+    assert.equal(await page.locator('#turn .first-move-hint').count(), 0);
     await page.waitForSelector('.player[data-seat="First"] .clock.low');
     assert.match(await clockOf(page, 'First').textContent(), /low time/);
     assert.equal(await clockOf(page, 'First').evaluate((c) => getComputedStyle(c).backgroundColor), 'rgb(198, 40, 40)');
@@ -173,7 +181,10 @@ describe('invitations', { concurrency: false }, () => {
     assert.equal(state.outcome.aborted, true);
     assert.deepEqual(state.outcome.placings, {});
     assert.equal(state.moves.length, 0);
-    assert.match(await page.locator('#turn').innerText(), /aborted: First did not make a first move/);
+    assert.match(await page.locator('#turn').innerText(), /^Game aborted: First did not make a first move in time$/);
+    await page.waitForSelector('#game-end[open]');
+    assert.equal(await page.locator('#game-end-h').innerText(), 'Game aborted');
+    assert.equal(await page.locator('#game-end-text').innerText(), 'First did not make a first move in time');
     await screenshot(page, 'first-move-abort.png');
     await page.goBack();
     await page.waitForSelector(`#my-games li[data-game="${id}"][data-status="aborted"]`);
