@@ -15,6 +15,7 @@ pub mod rooms;
 pub mod store;
 pub mod table;
 pub mod tokens;
+pub mod uptime;
 pub mod variants;
 pub mod web;
 pub mod wire;
@@ -30,13 +31,16 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::app::App;
+use crate::room::now_ms;
 use crate::rooms::Rooms;
-use crate::store::{SqlStore, StoreError};
+use crate::store::{SqlStore, Store, StoreError};
+use crate::tokens::new_game_id;
+use crate::uptime::Uptime;
 
 /// The defaults of `polyshogi serve`.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE: &str = "sqlite:polyshogi.db";
-pub use crate::room::DEFAULT_FIRST_MOVE_TIME;
+pub use crate::room::{RoomSettings, DEFAULT_FIRST_MOVE_TIME, DEFAULT_IDLE_TIME};
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -64,25 +68,45 @@ impl From<StoreError> for ServerError {
     }
 }
 
+/// How often the server looks for games to wake (a clock to fall, a bot to move).
+const WAKE_EVERY: Duration = Duration::from_secs(1);
+
 /// A running server: its address, and the tasks to stop.
 pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     serving: JoinHandle<()>,
+    background: Vec<JoinHandle<()>>,
 }
 
 impl Server {
-    /// Opens the database (running its migrations), resumes every unfinished game, and starts
-    /// answering on `addr` (port 0 picks a free port).
+    /// Opens the database (running its migrations) and starts answering on `addr` (port 0
+    /// picks a free port). No game is loaded before one is asked for or has something to do by
+    /// itself (a clock to fall, a bot to move): those are woken in the background.
     pub async fn start(addr: &str, database: &str) -> Result<Server, ServerError> {
-        Server::start_with(addr, database, DEFAULT_FIRST_MOVE_TIME).await
+        Server::start_with(addr, database, RoomSettings::default()).await
     }
 
-    /// `start`, with the time a human seat has for its first move before a timed game is aborted.
-    pub async fn start_with(addr: &str, database: &str, first_move_time: Duration) -> Result<Server, ServerError> {
-        let store = SqlStore::connect(database).await?;
-        let app = Arc::new(App { rooms: Rooms::new(Arc::new(store), first_move_time) });
-        app.rooms.resume_unfinished().await?;
+    /// `start`, with how the games are run.
+    pub async fn start_with(addr: &str, database: &str, settings: RoomSettings) -> Result<Server, ServerError> {
+        let store: Arc<dyn Store> = Arc::new(SqlStore::connect(database).await?);
+        let run = new_game_id();
+        let started_ms = now_ms();
+        let uptime = Uptime::new(store.start_run(&run, started_ms).await?, started_ms);
+        let app = Arc::new(App { rooms: Rooms::new(store.clone(), settings, uptime) });
+        let keeping_alive = tokio::spawn(uptime::keep_alive(store, run));
+        let waking = tokio::spawn({
+            let app = app.clone();
+            async move {
+                let mut every = tokio::time::interval(WAKE_EVERY);
+                loop {
+                    every.tick().await;
+                    if let Err(e) = app.rooms.wake_due().await {
+                        tracing::error!("could not look for games to wake: {e}");
+                    }
+                }
+            }
+        });
         let listener = TcpListener::bind(addr).await.map_err(|error| ServerError::Bind { addr: addr.to_string(), error })?;
         let addr = listener.local_addr().map_err(ServerError::Io)?;
         let router = api::router(app.clone());
@@ -91,17 +115,25 @@ impl Server {
                 tracing::error!("the server stopped: {e}");
             }
         });
-        Ok(Server { addr, app, serving })
+        Ok(Server { addr, app, serving, background: vec![keeping_alive, waking] })
     }
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
+    /// How many games are in memory (the others are only in storage).
+    pub fn games_in_memory(&self) -> usize {
+        self.app.rooms.live_count()
+    }
+
     /// Stops answering and stops every game owner. Nothing is lost: every action was stored
     /// when it was taken.
     pub fn stop(self) {
         self.serving.abort();
+        for task in &self.background {
+            task.abort();
+        }
         self.app.rooms.abort_all();
     }
 }
@@ -129,7 +161,7 @@ pub fn run(addr: &str, database: &str, first_move_time: Duration) -> Result<(), 
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServerError::Io)?;
     runtime.block_on(async {
-        let server = Server::start_with(addr, database, first_move_time).await?;
+        let server = Server::start_with(addr, database, RoomSettings { first_move_time, ..RoomSettings::default() }).await?;
         info!("polyshogi serving on http://{} (database {database})", server.addr());
         println!("polyshogi serving on http://{}", server.addr());
         stop_signal().await;

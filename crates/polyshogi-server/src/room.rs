@@ -21,6 +21,7 @@ use crate::record::{date_tag, write_record};
 use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
 use crate::table::{Action, Table};
 use crate::tokens::new_game_id;
+use crate::uptime::Uptime;
 use crate::wire;
 
 /// Who sits in a seat.
@@ -41,6 +42,29 @@ pub struct ClockConfig {
 /// with a clock, before the game is aborted (docs/API.md). Longer than lichess's 30 s: a seat
 /// link travels by hand, so a friend may open it only after his turn has come.
 pub const DEFAULT_FIRST_MOVE_TIME: Duration = Duration::from_secs(60);
+
+/// How long a game stays in memory with no connection open and nothing to do by itself.
+pub const DEFAULT_IDLE_TIME: Duration = Duration::from_secs(120);
+
+/// A game with something to do by itself this soon (a clock to fall) stays in memory however
+/// idle: longer than the look-ahead of `Rooms::wake_due`, so that it is not unloaded and loaded
+/// again in turn.
+const KEEP_WHEN_WAKING_WITHIN: Duration = Duration::from_secs(30);
+
+/// How a server runs its games.
+#[derive(Clone, Copy, Debug)]
+pub struct RoomSettings {
+    /// How long a human seat has for its first move (games with a clock).
+    pub first_move_time: Duration,
+    /// How long a game nobody watches and nothing happens in stays in memory.
+    pub idle_time: Duration,
+}
+
+impl Default for RoomSettings {
+    fn default() -> Self {
+        RoomSettings { first_move_time: DEFAULT_FIRST_MOVE_TIME, idle_time: DEFAULT_IDLE_TIME }
+    }
+}
 
 /// The clocks of a game: what each seat has left, and whose clock runs since when. A seat's
 /// clock runs only after its first move; during its first turn it waits instead.
@@ -134,6 +158,8 @@ impl GameSetup {
                 .collect(),
             finished: false,
             result: None,
+            // Woken at once if the server stops before the game's owner stores a better time.
+            wake_ms: Some(self.created_ms),
             actions: Vec::new(),
         }
     }
@@ -196,6 +222,11 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// The owner has stopped (the game was idle and left memory): this handle reaches nothing.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// The seat a token opens, if any.
     pub fn seat_for_token(&self, token: &str) -> Option<Player> {
         let hash = crate::tokens::hash_token(token);
@@ -292,8 +323,12 @@ struct Room {
     bot_busy: Option<i64>,
     /// After a storage failure of the server's own action (a bot move, a flag): when to try again.
     retry_at: Option<Instant>,
-    /// How long a human seat has for its first move (games with a clock).
-    first_move_time: Duration,
+    settings: RoomSettings,
+    /// When the game is stored to wake next (ms since the epoch).
+    stored_wake_ms: Option<i64>,
+    /// The last command from outside, or the last change: the game stays in memory for
+    /// `idle_time` after it.
+    last_activity: Instant,
     /// Why the game was aborted, once it is: it ended without result.
     aborted: Option<String>,
     /// After the end: the rematch asked for.
@@ -313,7 +348,8 @@ struct Rematch {
 pub fn spawn_room(
     stored: StoredGame,
     store: Arc<dyn Store>,
-    first_move_time: Duration,
+    settings: RoomSettings,
+    uptime: &Uptime,
 ) -> Result<(RoomHandle, tokio::task::JoinHandle<()>), String> {
     let variant: Variant = stored.variant.parse().map_err(|e| format!("game {}: {e}", stored.id))?;
     let mut table = Table::new(variant, &stored.rules).map_err(|e| format!("game {}: {e}", stored.id))?;
@@ -374,10 +410,13 @@ pub fn spawn_room(
             }
         }
     }
-    // The time the server was down is not charged: the running clock starts now.
+    // The running clock is charged for the time since the last action while a server was up
+    // (the thinking before a crash included), never for the time it was down.
     let now = Instant::now();
     if let Some(clocks) = clocks.as_mut() {
-        clocks.start(if aborted.is_some() { None } else { table.clock_runner() }, now);
+        let last_ms = stored.actions.last().map_or(stored.created_ms, |a| a.created_ms);
+        let up = Duration::from_millis(uptime.up_between(last_ms, now_ms()).max(0) as u64);
+        clocks.start(if aborted.is_some() { None } else { table.clock_runner() }, now.checked_sub(up).unwrap_or(now));
     }
     let setup =
         GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
@@ -410,7 +449,9 @@ pub fn spawn_room(
         bot_tx,
         bot_busy: None,
         retry_at: None,
-        first_move_time,
+        settings,
+        stored_wake_ms: stored.wake_ms,
+        last_activity: now,
         aborted,
         rematch,
     };
@@ -422,6 +463,7 @@ pub fn spawn_room(
 impl Room {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>, mut bots: mpsc::UnboundedReceiver<BotReply>) {
         self.after_change().await;
+        self.store_wake().await;
         loop {
             // After a storage failure nothing is tried again (a flag included) before the retry.
             let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
@@ -430,11 +472,26 @@ impl Room {
                 (Some(flag), Some(abort)) => Some(flag.min(abort)),
                 (flag, abort) => flag.or(abort),
             });
+            let unload = self.unload_at();
             tokio::select! {
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.last_activity = Instant::now();
+                        self.handle(command).await;
+                    }
                     None => break,
                 },
+                _ = sleep_until(unload.unwrap_or_else(Instant::now)), if unload.is_some() => {
+                    if self.unload_at().is_some_and(|at| at <= Instant::now()) {
+                        // Whatever was sent before the close is still answered; a later
+                        // request finds the handle closed and loads the game again.
+                        commands.close();
+                        while let Some(command) = commands.recv().await {
+                            self.handle(command).await;
+                        }
+                        break;
+                    }
+                }
                 Some(reply) = bots.recv() => self.bot_reply(reply).await,
                 _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
                     self.retry_at = None;
@@ -526,10 +583,12 @@ impl Room {
             created_ms: now_ms(),
         };
         let result = table.outcome_text();
-        if let Err(e) = self.store.append_action(&self.setup.id, &stored, result.as_deref()).await {
+        let wake_ms = wake_at(&self.setup, &table, clocks.as_ref(), self.settings.first_move_time).map(wall_ms);
+        if let Err(e) = self.store.append_action(&self.setup.id, &stored, result.as_deref(), wake_ms).await {
             error!(game = %self.setup.id, "could not store an action: {e}");
             return Err(PerformError::Storage);
         }
+        self.stored_wake_ms = if result.is_some() { None } else { wake_ms };
         self.table = table;
         self.clocks = clocks;
         self.seq += 1;
@@ -593,10 +652,35 @@ impl Room {
     /// The human seat on its first turn, and when the game is aborted if it does not move. Bots
     /// never cause an abort; games without a clock are never aborted.
     fn abort_deadline(&self) -> Option<(Player, Instant)> {
-        let (seat, since) = self.clocks.as_ref()?.first_turn?;
-        match self.setup.seats.get(seat.index()) {
-            Some(SeatKind::Human { .. }) if self.aborted.is_none() => Some((seat, since + self.first_move_time)),
-            _ => None,
+        if self.aborted.is_some() {
+            return None;
+        }
+        abort_deadline(&self.setup, self.clocks.as_ref()?, self.settings.first_move_time)
+    }
+
+    /// When the game leaves memory if nothing happens: `idle_time` after the last activity,
+    /// once no connection is open, no bot thinks, and nothing is due soon.
+    fn unload_at(&self) -> Option<Instant> {
+        let busy = self.updates.receiver_count() > 0 || self.bot_busy.is_some() || self.retry_at.is_some();
+        let waking_soon = wake_at(&self.setup, &self.table, self.clocks.as_ref(), self.settings.first_move_time)
+            .is_some_and(|at| at < Instant::now() + KEEP_WHEN_WAKING_WITHIN);
+        (!busy && !waking_soon).then(|| self.last_activity + self.settings.idle_time)
+    }
+
+    /// Stores when the game must wake next, if that is not what storage says (a game loaded
+    /// after downtime wakes later than stored; a new game has nothing stored yet).
+    async fn store_wake(&mut self) {
+        let wake_ms = if self.is_over() {
+            None
+        } else {
+            wake_at(&self.setup, &self.table, self.clocks.as_ref(), self.settings.first_move_time).map(wall_ms)
+        };
+        if wake_ms == self.stored_wake_ms {
+            return;
+        }
+        match self.store.set_wake(&self.setup.id, wake_ms).await {
+            Ok(()) => self.stored_wake_ms = wake_ms,
+            Err(e) => warn!(game = %self.setup.id, "could not store when the game wakes: {e}"),
         }
     }
 
@@ -615,13 +699,14 @@ impl Room {
             clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
             created_ms: now_ms(),
         };
-        if let Err(e) = self.store.append_action(&self.setup.id, &stored, Some(&text)).await {
+        if let Err(e) = self.store.append_action(&self.setup.id, &stored, Some(&text), None).await {
             error!(game = %self.setup.id, "could not store the abort: {e}");
             self.retry_at = Some(Instant::now() + Duration::from_secs(1));
             return;
         }
         info!(game = %self.setup.id, "{text}");
         self.seq += 1;
+        self.stored_wake_ms = None;
         if let Some(clocks) = self.clocks.as_mut() {
             clocks.start(None, Instant::now());
         }
@@ -874,6 +959,41 @@ impl Room {
             tags.push(("Termination".to_string(), aborted.clone()));
         }
         write_record(table, &tags)
+    }
+}
+
+/// When the game must next run by itself: at once when a bot is to move, else when a clock
+/// falls or a first move is overdue, whichever comes first; `None` when nothing happens in the
+/// game by itself (a human to move without a clock, or the game over).
+fn wake_at(setup: &GameSetup, table: &Table, clocks: Option<&Clocks>, first_move_time: Duration) -> Option<Instant> {
+    if table.is_over() {
+        return None;
+    }
+    if table.clock_runner().is_some_and(|seat| matches!(setup.seats[seat.index()], SeatKind::Bot { .. })) {
+        return Some(Instant::now());
+    }
+    let clocks = clocks?;
+    let flag = clocks.deadline().map(|(_, at)| at);
+    let abort = abort_deadline(setup, clocks, first_move_time).map(|(_, at)| at);
+    flag.into_iter().chain(abort).min()
+}
+
+/// The human seat on its first turn, and when the game is aborted if it does not move. Bots
+/// never cause an abort.
+fn abort_deadline(setup: &GameSetup, clocks: &Clocks, first_move_time: Duration) -> Option<(Player, Instant)> {
+    let (seat, since) = clocks.first_turn?;
+    match setup.seats.get(seat.index()) {
+        Some(SeatKind::Human { .. }) => Some((seat, since + first_move_time)),
+        _ => None,
+    }
+}
+
+/// An instant as ms since the epoch (for storage, which outlives the process's clock).
+fn wall_ms(at: Instant) -> i64 {
+    let now = Instant::now();
+    match at.checked_duration_since(now) {
+        Some(ahead) => now_ms() + ahead.as_millis() as i64,
+        None => now_ms() - now.duration_since(at).as_millis() as i64,
     }
 }
 

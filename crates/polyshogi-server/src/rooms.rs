@@ -1,5 +1,5 @@
-//! The live games of this process by id: created here, resumed from storage at start, and
-//! loaded on demand when a finished game is asked for.
+//! The games in this process's memory, by id: created here, loaded on demand (a request for a
+//! game, or its stored wake time coming near), and dropped again by their owners when idle.
 //!
 //! The map is locked only to look up or insert an entry, never across storage: each game being
 //! loaded has a cell of its own that its requests wait on, so loading (or failing to find) one
@@ -11,22 +11,33 @@ use std::time::Duration;
 
 use tokio::sync::OnceCell;
 use tokio::task::AbortHandle;
-use tracing::{error, info};
+use tracing::error;
 
-use crate::room::{spawn_room, GameSetup, RoomHandle};
+use crate::room::{now_ms, spawn_room, GameSetup, RoomHandle, RoomSettings};
 use crate::store::{Store, StoreError, StoredGame};
 use crate::tokens::is_game_id;
+use crate::uptime::Uptime;
+
+/// Games whose wake time is this near are loaded, so that their owners are running when it comes.
+const WAKE_AHEAD: Duration = Duration::from_secs(10);
+/// The most games loaded by one `wake_due`: after a long downtime the rest follow a second later.
+const WAKE_BATCH: i64 = 500;
 
 pub struct Rooms {
     store: Arc<dyn Store>,
-    /// How long a human seat has for its first move in a game with a clock.
-    first_move_time: Duration,
+    settings: RoomSettings,
+    uptime: Uptime,
     live: Mutex<HashMap<String, Slot>>,
-    tasks: Mutex<Vec<AbortHandle>>,
 }
 
 /// A game's entry: its room once started; empty while the first request for it loads it.
-type Slot = Arc<OnceCell<RoomHandle>>;
+type Slot = Arc<OnceCell<LiveRoom>>;
+
+#[derive(Clone)]
+struct LiveRoom {
+    handle: RoomHandle,
+    task: AbortHandle,
+}
 
 /// Why a game could not be reached.
 #[derive(Debug)]
@@ -49,50 +60,58 @@ impl std::fmt::Display for RoomError {
 }
 
 impl Rooms {
-    pub fn new(store: Arc<dyn Store>, first_move_time: Duration) -> Rooms {
-        Rooms { store, first_move_time, live: Mutex::new(HashMap::new()), tasks: Mutex::new(Vec::new()) }
+    pub fn new(store: Arc<dyn Store>, settings: RoomSettings, uptime: Uptime) -> Rooms {
+        Rooms { store, settings, uptime, live: Mutex::new(HashMap::new()) }
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
     }
 
-    /// Starts the owner of every unfinished game in storage; a game that cannot be replayed
-    /// is reported and left alone.
-    pub async fn resume_unfinished(&self) -> Result<usize, StoreError> {
-        let ids = self.store.unfinished_games().await?;
-        let mut resumed = 0;
+    /// How many games are in memory.
+    pub fn live_count(&self) -> usize {
+        self.live.lock().expect("not poisoned").len()
+    }
+
+    /// Loads every unfinished game whose wake time is near (a clock to fall, a bot to move),
+    /// and forgets the games whose owners have stopped.
+    pub async fn wake_due(&self) -> Result<(), StoreError> {
+        let ids = self.store.games_to_wake(now_ms() + WAKE_AHEAD.as_millis() as i64, WAKE_BATCH).await?;
         for id in ids {
-            match self.get(&id).await {
-                Ok(Some(_)) => resumed += 1,
-                Ok(None) => {}
-                Err(e) => error!(game = %id, "not resumed: {e}"),
+            if let Err(e) = self.get(&id).await {
+                error!(game = %id, "not resumed: {e}");
             }
         }
-        if resumed > 0 {
-            info!("resumed {resumed} unfinished game(s)");
-        }
-        Ok(resumed)
+        self.live.lock().expect("not poisoned").retain(|_, slot| slot.get().is_none_or(|room| !room.handle.is_closed()));
+        Ok(())
     }
 
     /// Stores a new game and starts its owner.
     pub async fn create(&self, setup: &GameSetup) -> Result<RoomHandle, RoomError> {
         let stored = setup.to_stored();
         self.store.create_game(&stored).await.map_err(RoomError::Store)?;
-        let handle = self.start(stored)?;
-        let slot = Arc::new(OnceCell::new_with(Some(handle.clone())));
-        self.live.lock().expect("not poisoned").insert(setup.id.clone(), slot);
+        let room = self.start(stored)?;
+        let handle = room.handle.clone();
+        self.live.lock().expect("not poisoned").insert(setup.id.clone(), Arc::new(OnceCell::new_with(Some(room))));
         Ok(handle)
     }
 
-    /// The live game `id`, loaded from storage if needed; `None` if there is no such game.
+    /// The game `id`, loaded from storage if it is not in memory; `None` if there is no such game.
     pub async fn get(&self, id: &str) -> Result<Option<RoomHandle>, RoomError> {
         if !is_game_id(id) {
             return Ok(None);
         }
-        let slot = self.live.lock().expect("not poisoned").entry(id.to_string()).or_default().clone();
-        if let Some(handle) = slot.get() {
-            return Ok(Some(handle.clone()));
+        let slot = {
+            let mut live = self.live.lock().expect("not poisoned");
+            let slot = live.entry(id.to_string()).or_default();
+            if slot.get().is_some_and(|room| room.handle.is_closed()) {
+                // Its owner stopped, idle: the game is loaded again.
+                *slot = Slot::default();
+            }
+            slot.clone()
+        };
+        if let Some(room) = slot.get() {
+            return Ok(Some(room.handle.clone()));
         }
         let loaded = slot
             .get_or_try_init(|| async {
@@ -103,7 +122,7 @@ impl Rooms {
             })
             .await;
         match loaded {
-            Ok(handle) => Ok(Some(handle.clone())),
+            Ok(room) => Ok(Some(room.handle.clone())),
             Err(e) => {
                 // Nothing is kept of a game that is not there (or could not be read): a flood
                 // of unknown ids leaves no trace.
@@ -120,16 +139,17 @@ impl Rooms {
     }
 
     /// Starts the owner task of a stored game.
-    fn start(&self, stored: StoredGame) -> Result<RoomHandle, RoomError> {
-        let (handle, task) = spawn_room(stored, self.store.clone(), self.first_move_time).map_err(RoomError::Broken)?;
-        self.tasks.lock().expect("not poisoned").push(task.abort_handle());
-        Ok(handle)
+    fn start(&self, stored: StoredGame) -> Result<LiveRoom, RoomError> {
+        let (handle, task) = spawn_room(stored, self.store.clone(), self.settings, &self.uptime).map_err(RoomError::Broken)?;
+        Ok(LiveRoom { handle, task: task.abort_handle() })
     }
 
     /// Stops every game owner (their state is all in storage already).
     pub fn abort_all(&self) {
-        for task in self.tasks.lock().expect("not poisoned").drain(..) {
-            task.abort();
+        for slot in self.live.lock().expect("not poisoned").values() {
+            if let Some(room) = slot.get() {
+                room.task.abort();
+            }
         }
     }
 }

@@ -134,7 +134,17 @@ pub struct StoredGame {
     pub seats: Vec<StoredSeat>,
     pub finished: bool,
     pub result: Option<String>,
+    /// When the server must have the game running without anyone asking (a clock to fall, a
+    /// first move overdue, a bot to move), in ms since the epoch.
+    pub wake_ms: Option<i64>,
     pub actions: Vec<StoredAction>,
+}
+
+/// A run of a server process on the database: its start and when it was last known alive.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Run {
+    pub started_ms: i64,
+    pub alive_ms: i64,
 }
 
 /// What a live game needs from storage. Every method is one atomic step: a game and its seats
@@ -146,10 +156,23 @@ pub trait Store: Send + Sync + 'static {
     /// Stores the rematch `game` (as `create_game`) together with the `Rematch` action that
     /// links the finished game `from_id` to it.
     async fn create_rematch(&self, game: &StoredGame, from_id: &str, link: &StoredAction) -> Result<(), StoreError>;
-    /// Appends one action; `result` marks the game finished with that outcome text.
-    async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError>;
+    /// Appends one action; `result` marks the game finished with that outcome text; `wake_ms`
+    /// replaces the game's.
+    async fn append_action(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        result: Option<&str>,
+        wake_ms: Option<i64>,
+    ) -> Result<(), StoreError>;
+    /// Sets when the game must run again by itself.
+    async fn set_wake(&self, game_id: &str, wake_ms: Option<i64>) -> Result<(), StoreError>;
     /// A game with all its actions, or `None` if there is no such game.
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
-    /// The ids of the games that have not ended, oldest first.
-    async fn unfinished_games(&self) -> Result<Vec<String>, StoreError>;
+    /// Unfinished games due to wake by `by_ms`, soonest first, at most `limit` of them.
+    async fn games_to_wake(&self, by_ms: i64, limit: i64) -> Result<Vec<String>, StoreError>;
+    /// Records the start of run `run` and answers every earlier run, oldest first.
+    async fn start_run(&self, run: &str, started_ms: i64) -> Result<Vec<Run>, StoreError>;
+    /// Notes that run `run` is still alive at `alive_ms`.
+    async fn keep_alive(&self, run: &str, alive_ms: i64) -> Result<(), StoreError>;
 }

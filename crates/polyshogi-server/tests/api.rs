@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use polyshogi_server::RoomSettings;
 use serde_json::{json, Value};
 
 async fn server() -> (TestServer, tempfile::TempDir) {
@@ -627,7 +628,7 @@ async fn no_clock_runs_before_a_seats_first_move() {
 
 /// A server whose human seats have a fifth of a second for their first move.
 async fn impatient_server(url: &str) -> TestServer {
-    TestServer::start_with(url, Duration::from_millis(200)).await
+    TestServer::start_with(url, RoomSettings { first_move_time: Duration::from_millis(200), ..RoomSettings::default() }).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

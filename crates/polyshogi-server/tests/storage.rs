@@ -11,7 +11,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use common::*;
-use polyshogi_server::store::{ActionKind, SqlStore, Store, StoredAction, StoredGame, StoredSeat};
+use polyshogi_server::store::{ActionKind, Run, SqlStore, Store, StoredAction, StoredGame, StoredSeat};
 use serde_json::Value;
 use sqlx::Executor;
 
@@ -90,6 +90,7 @@ fn sample_game(id: &str) -> StoredGame {
         ],
         finished: false,
         result: None,
+        wake_ms: Some(1_700_000_000_000),
         actions: Vec::new(),
     }
 }
@@ -110,7 +111,12 @@ async fn store_suite(url: &str) {
     store.create_game(&game).await.unwrap();
     assert!(store.create_game(&game).await.is_err(), "the same id twice");
     assert_eq!(store.load_game(&id).await.unwrap(), Some(game.clone()));
-    assert!(store.unfinished_games().await.unwrap().contains(&id));
+    // Due to wake by a time after its wake time, not before; not at all without one.
+    assert!(store.games_to_wake(1_700_000_000_000, 1_000).await.unwrap().contains(&id));
+    assert!(!store.games_to_wake(1_699_999_999_999, 1_000).await.unwrap().contains(&id));
+    store.set_wake(&id, None).await.unwrap();
+    assert!(!store.games_to_wake(i64::MAX, 1_000).await.unwrap().contains(&id));
+    store.set_wake(&id, Some(1_700_000_000_000)).await.unwrap();
     assert_eq!(store.load_game("nosuchgame").await.unwrap(), None);
 
     let actions = vec![
@@ -120,20 +126,21 @@ async fn store_suite(url: &str) {
         action(3, 2, ActionKind::Answer, "accept", None),
     ];
     for a in &actions {
-        store.append_action(&id, a, None).await.unwrap();
+        store.append_action(&id, a, None, None).await.unwrap();
     }
     // A second action with the same number is refused and changes nothing.
-    assert!(store.append_action(&id, &action(2, 2, ActionKind::Resign, "", None), None).await.is_err());
+    assert!(store.append_action(&id, &action(2, 2, ActionKind::Resign, "", None), None, None).await.is_err());
     let loaded = store.load_game(&id).await.unwrap().unwrap();
     assert_eq!(loaded.actions, actions);
     assert!(!loaded.finished);
 
-    store.append_action(&id, &action(4, 2, ActionKind::Flag, "", None), Some("Middle wins (LastStanding)")).await.unwrap();
+    store.append_action(&id, &action(4, 2, ActionKind::Flag, "", None), Some("Middle wins (LastStanding)"), None).await.unwrap();
     let loaded = store.load_game(&id).await.unwrap().unwrap();
     assert!(loaded.finished);
     assert_eq!(loaded.result.as_deref(), Some("Middle wins (LastStanding)"));
     assert_eq!(loaded.actions.len(), 5);
-    assert!(!store.unfinished_games().await.unwrap().contains(&id));
+    assert!(!store.games_to_wake(i64::MAX, 1_000).await.unwrap().contains(&id), "a finished game never wakes");
+    assert_eq!(loaded.wake_ms, None);
 
     // Writes of many games at once are committed together; a bad one among them (an action
     // number taken already) fails alone.
@@ -142,8 +149,9 @@ async fn store_suite(url: &str) {
         store.create_game(&sample_game(other)).await.unwrap();
     }
     let first_move = action(0, 0, ActionKind::Move, "P3c-4d", None);
-    let writes = futures_util::future::join_all(others.iter().map(|other| store.append_action(other, &first_move, None)));
-    let taken = store.append_action(&id, &first_move, None);
+    let writes =
+        futures_util::future::join_all(others.iter().map(|other| store.append_action(other, &first_move, None, Some(1_000))));
+    let taken = store.append_action(&id, &first_move, None, None);
     let (written, taken) = tokio::join!(writes, taken);
     assert!(taken.is_err(), "action 0 of {id} was stored twice");
     for (other, result) in others.iter().zip(written) {
@@ -151,6 +159,14 @@ async fn store_suite(url: &str) {
         assert_eq!(store.load_game(other).await.unwrap().unwrap().actions, vec![first_move.clone()]);
     }
     assert_eq!(store.load_game(&id).await.unwrap().unwrap().actions.len(), 5);
+    assert_eq!(store.load_game(&others[0]).await.unwrap().unwrap().wake_ms, Some(1_000), "an action sets the wake time");
+
+    // Runs: each start answers the runs before it, with the last time each was alive.
+    let earlier = store.start_run("run-a", 10).await.unwrap();
+    store.keep_alive("run-a", 25).await.unwrap();
+    let runs = store.start_run("run-b", 40).await.unwrap();
+    assert_eq!(&runs[..earlier.len()], &earlier[..]);
+    assert_eq!(runs[earlier.len()..], [Run { started_ms: 10, alive_ms: 25 }]);
     store.close().await;
 }
 

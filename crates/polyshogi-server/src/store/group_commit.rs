@@ -20,7 +20,10 @@ const QUEUE: usize = 4096;
 pub(super) enum Write {
     Game(StoredGame),
     Rematch { game: StoredGame, from_id: String, link: StoredAction },
-    Action { game_id: String, action: StoredAction, result: Option<String> },
+    Action { game_id: String, action: StoredAction, result: Option<String>, wake_ms: Option<i64> },
+    Wake { game_id: String, wake_ms: Option<i64> },
+    RunStarted { run: String, started_ms: i64 },
+    Alive { run: String, alive_ms: i64 },
 }
 
 struct Request {

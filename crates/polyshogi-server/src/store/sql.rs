@@ -10,10 +10,13 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
 
 use super::group_commit::{Write, Writer};
-use super::{ActionKind, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+use super::{ActionKind, Run, Store, StoreError, StoredAction, StoredGame, StoredSeat};
 
 /// The schema, as portable SQL (one set of migrations for both databases).
-const MIGRATIONS: [(i64, &str, &str); 1] = [(1, "games", include_str!("../../migrations/0001_games.sql"))];
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (2, "wake and runs", include_str!("../../migrations/0002_wake_and_runs.sql")),
+];
 
 fn migrator() -> Migrator {
     let migrations: Vec<Migration> = MIGRATIONS
@@ -140,15 +143,44 @@ pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(
             insert_game(tx, game).await?;
             insert_action(tx, from_id, link).await
         }
-        Write::Action { game_id, action, result } => {
+        Write::Action { game_id, action, result, wake_ms } => {
             insert_action(tx, game_id, action).await?;
-            if let Some(result) = result {
-                sqlx::query("UPDATE games SET finished = 1, result = $1 WHERE id = $2")
-                    .bind(result)
-                    .bind(game_id)
-                    .execute(&mut **tx)
-                    .await?;
-            }
+            match result {
+                Some(result) => {
+                    sqlx::query("UPDATE games SET finished = 1, result = $1, wake_ms = NULL WHERE id = $2")
+                        .bind(result)
+                        .bind(game_id)
+                        .execute(&mut **tx)
+                        .await?
+                }
+                None => {
+                    sqlx::query("UPDATE games SET wake_ms = $1 WHERE id = $2")
+                        .bind(*wake_ms)
+                        .bind(game_id)
+                        .execute(&mut **tx)
+                        .await?
+                }
+            };
+            Ok(())
+        }
+        Write::Wake { game_id, wake_ms } => {
+            sqlx::query("UPDATE games SET wake_ms = $1 WHERE id = $2").bind(*wake_ms).bind(game_id).execute(&mut **tx).await?;
+            Ok(())
+        }
+        Write::RunStarted { run, started_ms } => {
+            sqlx::query("INSERT INTO server_runs (id, started_ms, alive_ms) VALUES ($1, $2, $2)")
+                .bind(run)
+                .bind(*started_ms)
+                .execute(&mut **tx)
+                .await?;
+            Ok(())
+        }
+        Write::Alive { run, alive_ms } => {
+            sqlx::query("UPDATE server_runs SET alive_ms = $1 WHERE id = $2")
+                .bind(*alive_ms)
+                .bind(run)
+                .execute(&mut **tx)
+                .await?;
             Ok(())
         }
     }
@@ -157,8 +189,8 @@ pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(
 /// Inserts a game and its seats.
 async fn insert_game(tx: &mut Transaction, game: &StoredGame) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)",
+        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, wake_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL, $8)",
     )
     .bind(&game.id)
     .bind(&game.variant)
@@ -167,6 +199,7 @@ async fn insert_game(tx: &mut Transaction, game: &StoredGame) -> Result<(), Stor
     .bind(game.clock.map(|c| c.0))
     .bind(game.clock.map(|c| c.1))
     .bind(game.created_ms)
+    .bind(game.wake_ms)
     .execute(&mut **tx)
     .await?;
     for (index, seat) in game.seats.iter().enumerate() {
@@ -210,14 +243,25 @@ impl Store for SqlStore {
         self.writer.write(Write::Rematch { game: game.clone(), from_id: from_id.to_string(), link: link.clone() }).await
     }
 
-    async fn append_action(&self, game_id: &str, action: &StoredAction, result: Option<&str>) -> Result<(), StoreError> {
-        let write = Write::Action { game_id: game_id.to_string(), action: action.clone(), result: result.map(str::to_string) };
+    async fn append_action(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        result: Option<&str>,
+        wake_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let write =
+            Write::Action { game_id: game_id.to_string(), action: action.clone(), result: result.map(str::to_string), wake_ms };
         self.writer.write(write).await
+    }
+
+    async fn set_wake(&self, game_id: &str, wake_ms: Option<i64>) -> Result<(), StoreError> {
+        self.writer.write(Write::Wake { game_id: game_id.to_string(), wake_ms }).await
     }
 
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result \
+            "SELECT id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, wake_ms \
              FROM games WHERE id = $1",
         )
         .bind(id)
@@ -265,13 +309,32 @@ impl Store for SqlStore {
             seats,
             finished: finished != 0,
             result: row.try_get("result")?,
+            wake_ms: row.try_get("wake_ms")?,
             actions,
         }))
     }
 
-    async fn unfinished_games(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE finished = 0 ORDER BY created_ms, id").fetch_all(&self.pool).await?;
+    async fn games_to_wake(&self, by_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE finished = 0 AND wake_ms <= $1 ORDER BY wake_ms, id LIMIT $2")
+            .bind(by_ms)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(|row| row.try_get::<String, _>("id").map_err(StoreError::from)).collect()
+    }
+
+    async fn start_run(&self, run: &str, started_ms: i64) -> Result<Vec<Run>, StoreError> {
+        let rows = sqlx::query("SELECT started_ms, alive_ms FROM server_runs ORDER BY started_ms").fetch_all(&self.pool).await?;
+        let earlier = rows
+            .iter()
+            .map(|row| Ok(Run { started_ms: row.try_get("started_ms")?, alive_ms: row.try_get("alive_ms")? }))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.writer.write(Write::RunStarted { run: run.to_string(), started_ms }).await?;
+        Ok(earlier)
+    }
+
+    async fn keep_alive(&self, run: &str, alive_ms: i64) -> Result<(), StoreError> {
+        self.writer.write(Write::Alive { run: run.to_string(), alive_ms }).await
     }
 }
 

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use polyshogi_server::Server;
+use polyshogi_server::{RoomSettings, Server};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -20,26 +20,32 @@ pub const PATIENCE: Duration = Duration::from_secs(90);
 /// a killed process would: no shutdown code runs, nothing is flushed.
 pub struct TestServer {
     pub addr: SocketAddr,
+    server: Server,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl TestServer {
     pub async fn start(database: &str) -> TestServer {
-        TestServer::start_with(database, polyshogi_server::DEFAULT_FIRST_MOVE_TIME).await
+        TestServer::start_with(database, RoomSettings::default()).await
     }
 
-    /// A server whose human seats have `first_move_time` for their first move.
-    pub async fn start_with(database: &str, first_move_time: Duration) -> TestServer {
+    /// A server that runs its games with `settings`.
+    pub async fn start_with(database: &str, settings: RoomSettings) -> TestServer {
         let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
         let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
         let database = database.to_string();
         let started = runtime.spawn(async move {
             // The server's tasks live on in this runtime after `Server` is dropped.
-            Server::start_with("127.0.0.1:0", &database, first_move_time).await.map(|server| server.addr())
+            Server::start_with("127.0.0.1:0", &database, settings).await
         });
-        let addr = started.await.expect("the start task ran").expect("the server starts");
-        TestServer { addr, runtime: Some(runtime) }
+        let server = started.await.expect("the start task ran").expect("the server starts");
+        TestServer { addr: server.addr(), server, runtime: Some(runtime) }
+    }
+
+    /// How many games the server holds in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.server.games_in_memory()
     }
 
     /// Kills the server: every task is dropped where it stands.
@@ -78,6 +84,11 @@ impl TestServer {
 
     pub async fn state(&self, id: &str) -> Value {
         self.get_json(&format!("/api/games/{id}")).await
+    }
+
+    /// Polls `condition` until it holds.
+    pub async fn wait_until(&self, what: &str, condition: impl Fn() -> bool) {
+        wait_until(what, || async { condition() }).await;
     }
 
     /// Polls the game state until `pred` holds.
@@ -141,6 +152,15 @@ pub fn steady(state: &Value) -> Value {
 }
 
 /// A WebSocket client that keeps the game as the server's state and updates make it.
+/// Polls `condition` until it holds: waits for a state, never for a fixed time.
+pub async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, condition: impl Fn() -> F) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !condition().await {
+        assert!(tokio::time::Instant::now() < deadline, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     game: Value,
