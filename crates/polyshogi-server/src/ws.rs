@@ -22,13 +22,17 @@ use crate::wire::{ClientAction, ClientMessage, GameState, ServerMessage};
 pub const MESSAGES_PER_SECOND: f64 = 20.0;
 /// The longest message accepted; longer ones end the connection.
 const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// The WebSocket read buffer: one message fits, and more are read in several goes.
+const READ_BUFFER_BYTES: usize = 4 * 1024;
 
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>, Path(id): Path<String>) -> Response {
     let room = match find_room(&app, &id).await {
         Ok(room) => room,
         Err(response) => return response,
     };
-    ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| connection(socket, room))
+    // Client messages are small: a read buffer of their size, rather than the default 128 KiB
+    // that is cleared for every read, took a fifth of the server's time under load.
+    ws.max_message_size(MAX_MESSAGE_BYTES).read_buffer_size(READ_BUFFER_BYTES).on_upgrade(move |socket| connection(socket, room))
 }
 
 /// A token bucket: `MESSAGES_PER_SECOND` tokens a second, holding at most that many.
