@@ -8,9 +8,17 @@
 pub mod api;
 pub mod app;
 pub mod bots;
+pub mod client;
+pub mod json;
+pub mod json_body;
+pub mod json_errors;
+pub mod limits;
+pub mod rate_limits;
 pub mod record;
 pub mod room;
 pub mod rooms;
+pub mod rule_list;
+pub mod serve;
 pub mod store;
 pub mod table;
 pub mod tokens;
@@ -29,13 +37,41 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::app::App;
+use crate::rate_limits::RateLimits;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, StoreError};
 
 /// The defaults of `polyshogi serve`.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE: &str = "sqlite:polyshogi.db";
+pub use crate::limits::{Limits, Rate};
 pub use crate::room::DEFAULT_FIRST_MOVE_TIME;
+
+/// How often the rate limiters forget the seats and addresses they no longer hold back.
+const FORGET_IDLE_EVERY: Duration = Duration::from_secs(60);
+
+/// What a server is started with. `ServerConfig::new` has the defaults of `polyshogi serve`.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The address to listen on (port 0 picks a free port).
+    pub addr: String,
+    /// `sqlite:FILE` or `postgres://…`.
+    pub database: String,
+    /// The time a human seat has for its first move before a timed game is aborted.
+    pub first_move_time: Duration,
+    pub limits: Limits,
+}
+
+impl ServerConfig {
+    pub fn new(addr: &str, database: &str) -> ServerConfig {
+        ServerConfig {
+            addr: addr.to_string(),
+            database: database.to_string(),
+            first_move_time: DEFAULT_FIRST_MOVE_TIME,
+            limits: Limits::default(),
+        }
+    }
+}
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -68,29 +104,37 @@ pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     serving: JoinHandle<()>,
+    forgetting: JoinHandle<()>,
 }
 
 impl Server {
     /// Opens the database (running its migrations), resumes every unfinished game, and starts
-    /// answering on `addr` (port 0 picks a free port).
+    /// answering on `addr` (port 0 picks a free port), with the default limits.
     pub async fn start(addr: &str, database: &str) -> Result<Server, ServerError> {
-        Server::start_with(addr, database, DEFAULT_FIRST_MOVE_TIME).await
+        Server::start_with(ServerConfig::new(addr, database)).await
     }
 
-    /// `start`, with the time a human seat has for its first move before a timed game is aborted.
-    pub async fn start_with(addr: &str, database: &str, first_move_time: Duration) -> Result<Server, ServerError> {
-        let store = SqlStore::connect(database).await?;
-        let app = Arc::new(App { rooms: Rooms::new(Arc::new(store), first_move_time) });
+    /// `start`, with everything `config` says.
+    pub async fn start_with(config: ServerConfig) -> Result<Server, ServerError> {
+        let ServerConfig { addr, database, first_move_time, limits } = config;
+        let store = SqlStore::connect(&database).await?;
+        let rate_limits = RateLimits::new(&limits);
+        let app = Arc::new(App { rooms: Rooms::new(Arc::new(store), first_move_time), limits: limits.clone(), rate_limits });
         app.rooms.resume_unfinished().await?;
-        let listener = TcpListener::bind(addr).await.map_err(|error| ServerError::Bind { addr: addr.to_string(), error })?;
+        let listener = TcpListener::bind(&addr).await.map_err(|error| ServerError::Bind { addr: addr.clone(), error })?;
         let addr = listener.local_addr().map_err(ServerError::Io)?;
-        let router = api::router(app.clone());
-        let serving = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, router).await {
-                tracing::error!("the server stopped: {e}");
+        let serving = tokio::spawn(serve::serve(listener, api::router(app.clone()), limits));
+        let forgetting = tokio::spawn({
+            let app = app.clone();
+            async move {
+                let mut every = tokio::time::interval(FORGET_IDLE_EVERY);
+                loop {
+                    every.tick().await;
+                    app.rate_limits.forget_idle();
+                }
             }
         });
-        Ok(Server { addr, app, serving })
+        Ok(Server { addr, app, serving, forgetting })
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -101,6 +145,7 @@ impl Server {
     /// when it was taken.
     pub fn stop(self) {
         self.serving.abort();
+        self.forgetting.abort();
         self.app.rooms.abort_all();
     }
 }
@@ -122,13 +167,14 @@ async fn stop_signal() {
 }
 
 /// `polyshogi serve`: runs the server until Ctrl-C (or SIGTERM).
-pub fn run(addr: &str, database: &str, first_move_time: Duration) -> Result<(), ServerError> {
+pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServerError::Io)?;
     runtime.block_on(async {
-        let server = Server::start_with(addr, database, first_move_time).await?;
+        let database = config.database.clone();
+        let server = Server::start_with(config).await?;
         info!("polyshogi serving on http://{} (database {database})", server.addr());
         println!("polyshogi serving on http://{}", server.addr());
         stop_signal().await;
