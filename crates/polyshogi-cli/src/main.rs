@@ -81,6 +81,18 @@ enum Command {
         /// is aborted.
         #[arg(long, default_value_t = polyshogi_server::DEFAULT_FIRST_MOVE_TIME.as_secs_f64())]
         first_move_seconds: f64,
+        /// TCP connections open at once (WebSockets included); more are answered 503. Keep the
+        /// file-descriptor limit (`ulimit -n`) above it.
+        #[arg(long, default_value_t = polyshogi_server::Limits::default().max_connections)]
+        max_connections: usize,
+        /// Count each client by the last hop of X-Forwarded-For rather than by the TCP peer:
+        /// only behind a reverse proxy that sets that header.
+        #[arg(long)]
+        trust_proxy: bool,
+        /// No per-address limits on WebSocket messages and game creation (per-seat limits
+        /// stay): for `polyshogi load`, whose every client has one address.
+        #[arg(long)]
+        no_address_limits: bool,
     },
     /// Drive a running server with concurrent games of random legal moves (and spectators);
     /// report accepted moves/s, latency percentiles, errors and the server's memory.
@@ -186,10 +198,17 @@ fn run(command: Command) -> Result<()> {
         Command::Match(args) => match_cmd::run(args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
-        Command::Serve { addr, database, first_move_seconds } => {
-            let first_move = std::time::Duration::try_from_secs_f64(first_move_seconds)
+        Command::Serve { addr, database, first_move_seconds, max_connections, trust_proxy, no_address_limits } => {
+            let mut config = polyshogi_server::ServerConfig::new(&addr, &database);
+            config.rooms.first_move_time = std::time::Duration::try_from_secs_f64(first_move_seconds)
                 .map_err(|_| anyhow!("--first-move-seconds must be a number of seconds, not {first_move_seconds}"))?;
-            polyshogi_server::run(&addr, &database, first_move)?
+            config.limits.max_connections = max_connections;
+            config.limits.trust_proxy = trust_proxy;
+            if no_address_limits {
+                config.limits.address_messages = None;
+                config.limits.address_games = None;
+            }
+            polyshogi_server::run(config)?
         }
     }
     Ok(())

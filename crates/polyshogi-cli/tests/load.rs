@@ -3,7 +3,7 @@
 //! accepted is in the server's games. No timing assertions: how fast is for docs/BENCHMARKS.md.
 
 use polyshogi_cli::load::{self, protocol, stats::Errors, LoadArgs};
-use polyshogi_server::Server;
+use polyshogi_server::{Server, ServerConfig};
 
 #[test]
 fn the_load_tool_counts_the_moves_the_server_stored() {
@@ -11,7 +11,11 @@ fn the_load_tool_counts_the_moves_the_server_stored() {
     let database = format!("sqlite:{}", dir.path().join("load.db").display());
     // The server runs on a runtime of its own; the tool builds its own in this thread.
     let server_runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
-    let server = server_runtime.block_on(Server::start("127.0.0.1:0", &database)).expect("the server starts");
+    // As `polyshogi serve --no-address-limits`: every client of the tool has one address.
+    let mut config = ServerConfig::new("127.0.0.1:0", &database);
+    config.limits.address_messages = None;
+    config.limits.address_games = None;
+    let server = server_runtime.block_on(Server::start_with(config)).expect("the server starts");
     let base_url = format!("http://{}", server.addr());
 
     let mut args = LoadArgs::for_url(&base_url);

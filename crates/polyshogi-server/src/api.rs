@@ -1,24 +1,28 @@
 //! The HTTP side of docs/API.md: health, variants, layouts, levels, creating games, a game's
 //! state and record; the WebSocket and the web client are routed here too.
 
-use axum::body::Bytes;
+use std::time::Duration;
+
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{middleware, Json, Router};
 use polyshogi::player::Player;
-use polyshogi::variant::{NewGameError, Variant};
+use polyshogi::variant::Variant;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 use tracing::error;
 
 use crate::app::{error_response, find_room, AppState};
 use crate::bots::Bot;
+use crate::client::ClientAddress;
+use crate::json_body::JsonBody;
+use crate::json_errors::{as_json_error, no_such_page};
 use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind};
-use crate::table::Table;
+use crate::rule_list::checked_rules;
 use crate::tokens::{hash_token, new_game_id, new_token};
-use crate::{variants, web, wire, ws};
+use crate::{json, variants, web, wire, ws};
 
 pub fn router(app: AppState) -> Router {
     Router::new()
@@ -34,6 +38,8 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/positions/{ply}", get(game_position))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .merge(web::routes())
+        .fallback(no_such_page)
+        .layer(middleware::map_response(as_json_error))
         .with_state(app)
 }
 
@@ -115,18 +121,14 @@ enum SeatRequest {
 
 /// A validated create-game body, or the message naming the bad field.
 fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| format!("body: not JSON ({e})"))?;
+    let value =
+        json::parse(body).map_err(|e| if e.is_data() { format!("body: {e}") } else { format!("body: not JSON ({e})") })?;
     if !value.is_object() {
         return Err("body: expected a JSON object".into());
     }
     let request: wire::NewGame = serde_path_to_error::deserialize(&value).map_err(|e| misshapen(&value, &e))?;
     let variant: Variant = request.variant.parse().map_err(|e| format!("variant: {e}"))?;
-    let rules: Vec<String> = request.rules.iter().map(|r| r.trim().to_string()).collect();
-    match Table::new(variant, &rules) {
-        Ok(_) => {}
-        Err(NewGameError::Rules(e)) => return Err(format!("rules: {e}")),
-        Err(e) => return Err(format!("variant: {e}")),
-    }
+    let rules = checked_rules(variant, &request.rules)?;
     let clock = request.clock.map(checked_clock).transpose()?;
     let seat_names = variant_seats(variant);
     if request.seats.len() != seat_names.len() {
@@ -242,7 +244,11 @@ impl NewSeat {
     }
 }
 
-async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
+async fn create_game(State(app): State<AppState>, ClientAddress(address): ClientAddress, JsonBody(body): JsonBody) -> Response {
+    // Every creation counts, a refused body too: each costs the server a game built to check it.
+    if let Err(wait) = app.rate_limits.allow_game(address) {
+        return too_many_games(wait);
+    }
     let NewGame { variant, rules, clock, seats: seat_requests } = match parse_new_game(&body) {
         Ok(parsed) => parsed,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
@@ -268,6 +274,17 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Response {
         }
     }
     error_response(StatusCode::INTERNAL_SERVER_ERROR, format!("the game could not be stored: {last_error}"))
+}
+
+/// `429`, with the whole seconds to wait in `Retry-After` as well as in words.
+fn too_many_games(wait: Duration) -> Response {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut answer = error_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many games created from your address: the next one may be created in {seconds} s"),
+    );
+    answer.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+    answer
 }
 
 /// A variant's seats in turn order, with their names.

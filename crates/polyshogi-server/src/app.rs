@@ -1,5 +1,5 @@
-//! What every request handler shares: the application state (the live rooms), the lookup of a
-//! game's room, and the JSON error answer.
+//! What every request handler shares: the application state (the live rooms, the limits and
+//! their rate limiters), the lookup of a game's room, and the JSON error answer.
 
 use std::sync::Arc;
 
@@ -8,6 +8,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tracing::error;
 
+use crate::limits::Limits;
+use crate::rate_limits::RateLimits;
 use crate::room::RoomHandle;
 use crate::rooms::{RoomError, Rooms};
 use crate::wire::ErrorBody;
@@ -15,6 +17,8 @@ use crate::wire::ErrorBody;
 /// What every request handler shares.
 pub struct App {
     pub rooms: Rooms,
+    pub limits: Limits,
+    pub rate_limits: RateLimits,
 }
 
 pub type AppState = Arc<App>;

@@ -8,10 +8,18 @@
 pub mod api;
 pub mod app;
 pub mod bots;
+pub mod client;
+pub mod json;
+pub mod json_body;
+pub mod json_errors;
+pub mod limits;
 pub mod move_log;
+pub mod rate_limits;
 pub mod record;
 pub mod room;
 pub mod rooms;
+pub mod rule_list;
+pub mod serve;
 pub mod store;
 pub mod table;
 pub mod tokens;
@@ -31,6 +39,7 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::app::App;
+use crate::rate_limits::RateLimits;
 use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, Store, StoreError};
@@ -40,7 +49,36 @@ use crate::uptime::Uptime;
 /// The defaults of `polyshogi serve`.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE: &str = "sqlite:polyshogi.db";
+pub use crate::limits::{Limits, Rate};
 pub use crate::room::{RoomSettings, DEFAULT_FIRST_MOVE_TIME, DEFAULT_IDLE_TIME};
+
+/// How often the rate limiters forget the seats and addresses they no longer hold back.
+const FORGET_IDLE_EVERY: Duration = Duration::from_secs(60);
+/// How often the server looks for games to wake (a clock to fall, a bot to move).
+const WAKE_EVERY: Duration = Duration::from_secs(1);
+
+/// What a server is started with. `ServerConfig::new` has the defaults of `polyshogi serve`.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The address to listen on (port 0 picks a free port).
+    pub addr: String,
+    /// `sqlite:FILE` or `postgres://…`.
+    pub database: String,
+    /// How games are run: the time for a first move, how long an idle game stays in memory.
+    pub rooms: RoomSettings,
+    pub limits: Limits,
+}
+
+impl ServerConfig {
+    pub fn new(addr: &str, database: &str) -> ServerConfig {
+        ServerConfig {
+            addr: addr.to_string(),
+            database: database.to_string(),
+            rooms: RoomSettings::default(),
+            limits: Limits::default(),
+        }
+    }
+}
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -68,32 +106,46 @@ impl From<StoreError> for ServerError {
     }
 }
 
-/// How often the server looks for games to wake (a clock to fall, a bot to move).
-const WAKE_EVERY: Duration = Duration::from_secs(1);
-
 /// A running server: its address, and the tasks to stop.
 pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     serving: JoinHandle<()>,
+    /// Forgetting idle rate limiters, waking games, noting that the server is alive.
     background: Vec<JoinHandle<()>>,
 }
 
 impl Server {
     /// Opens the database (running its migrations) and starts answering on `addr` (port 0
-    /// picks a free port). No game is loaded before one is asked for or has something to do by
-    /// itself (a clock to fall, a bot to move): those are woken in the background.
+    /// picks a free port), with the default limits. No game is loaded before one is asked for
+    /// or has something to do by itself (a clock to fall, a bot to move): those are woken in
+    /// the background.
     pub async fn start(addr: &str, database: &str) -> Result<Server, ServerError> {
-        Server::start_with(addr, database, RoomSettings::default()).await
+        Server::start_with(ServerConfig::new(addr, database)).await
     }
 
-    /// `start`, with how the games are run.
-    pub async fn start_with(addr: &str, database: &str, settings: RoomSettings) -> Result<Server, ServerError> {
-        let store: Arc<dyn Store> = Arc::new(SqlStore::connect(database).await?);
+    /// `start`, with everything `config` says.
+    pub async fn start_with(config: ServerConfig) -> Result<Server, ServerError> {
+        let ServerConfig { addr, database, rooms, limits } = config;
+        let store: Arc<dyn Store> = Arc::new(SqlStore::connect(&database).await?);
         let run = new_game_id();
         let started_ms = now_ms();
         let uptime = Uptime::new(store.start_run(&run, started_ms).await?, started_ms);
-        let app = Arc::new(App { rooms: Rooms::new(store.clone(), settings, uptime) });
+        let rate_limits = RateLimits::new(&limits);
+        let app = Arc::new(App { rooms: Rooms::new(store.clone(), rooms, uptime), limits: limits.clone(), rate_limits });
+        let listener = TcpListener::bind(&addr).await.map_err(|error| ServerError::Bind { addr: addr.clone(), error })?;
+        let addr = listener.local_addr().map_err(ServerError::Io)?;
+        let serving = tokio::spawn(serve::serve(listener, api::router(app.clone()), limits));
+        let forgetting = tokio::spawn({
+            let app = app.clone();
+            async move {
+                let mut every = tokio::time::interval(FORGET_IDLE_EVERY);
+                loop {
+                    every.tick().await;
+                    app.rate_limits.forget_idle();
+                }
+            }
+        });
         let keeping_alive = tokio::spawn(uptime::keep_alive(store, run));
         let waking = tokio::spawn({
             let app = app.clone();
@@ -107,15 +159,7 @@ impl Server {
                 }
             }
         });
-        let listener = TcpListener::bind(addr).await.map_err(|error| ServerError::Bind { addr: addr.to_string(), error })?;
-        let addr = listener.local_addr().map_err(ServerError::Io)?;
-        let router = api::router(app.clone());
-        let serving = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, router).await {
-                tracing::error!("the server stopped: {e}");
-            }
-        });
-        Ok(Server { addr, app, serving, background: vec![keeping_alive, waking] })
+        Ok(Server { addr, app, serving, background: vec![forgetting, keeping_alive, waking] })
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -155,13 +199,14 @@ async fn stop_signal() {
 }
 
 /// `polyshogi serve`: runs the server until Ctrl-C (or SIGTERM).
-pub fn run(addr: &str, database: &str, first_move_time: Duration) -> Result<(), ServerError> {
+pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServerError::Io)?;
     runtime.block_on(async {
-        let server = Server::start_with(addr, database, RoomSettings { first_move_time, ..RoomSettings::default() }).await?;
+        let database = config.database.clone();
+        let server = Server::start_with(config).await?;
         info!("polyshogi serving on http://{} (database {database})", server.addr());
         println!("polyshogi serving on http://{}", server.addr());
         stop_signal().await;

@@ -622,6 +622,9 @@ impl Room {
             self.publish();
             return Ok(());
         }
+        if self.rematch.asked.contains(seat) {
+            return Err(PerformError::Refused("you have asked for a rematch already".into()));
+        }
         self.rematch.asked.insert(seat);
         let mut humans = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
         if !humans.all(|s| self.rematch.asked.contains(s)) {

@@ -2,6 +2,7 @@
 //! state after the hello, an update after every change, and the client's messages, checked and
 //! rate-limited.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -11,52 +12,55 @@ use polyshogi::player::Player;
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::time::Instant;
+use tokio::time::{interval_at, Instant};
 
 use crate::app::{find_room, AppState};
+use crate::client::ClientAddress;
+use crate::json;
+use crate::rate_limits::SeatKey;
 use crate::room::RoomHandle;
 use crate::table::Action;
 use crate::wire::{ClientAction, ClientMessage, GameState, ServerMessage};
 
-/// At most this many messages per connection per second (docs/API.md).
-pub const MESSAGES_PER_SECOND: f64 = 20.0;
-/// The longest message accepted; longer ones end the connection.
+/// The longest message accepted, and the longest frame: a longer one ends the connection as
+/// soon as its header says how long it is, before any of it is buffered.
 const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// The WebSocket read buffer: one message fits, and more are read in several goes.
 const READ_BUFFER_BYTES: usize = 4 * 1024;
+/// How often the server pings a connection: browsers answer with a pong, so a connection on
+/// which nothing arrives for the idle timeout (three pings by default) is gone.
+const PING_EVERY: Duration = Duration::from_secs(30);
 
-pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    ClientAddress(address): ClientAddress,
+) -> Response {
     let room = match find_room(&app, &id).await {
         Ok(room) => room,
         Err(response) => return response,
     };
+    let limit = RateLimit { app, address, seat: None };
     // Client messages are small: a read buffer of their size, rather than the default 128 KiB
     // that is cleared for every read, took a fifth of the server's time under load.
-    ws.max_message_size(MAX_MESSAGE_BYTES).read_buffer_size(READ_BUFFER_BYTES).on_upgrade(move |socket| connection(socket, room))
+    ws.max_frame_size(MAX_MESSAGE_BYTES)
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .on_upgrade(move |socket| connection(socket, room, limit))
 }
 
-/// A token bucket: `MESSAGES_PER_SECOND` tokens a second, holding at most that many.
+/// The message budgets a connection draws on (docs/API.md): its client address's, and once it
+/// holds a seat, that seat's, shared by every connection that holds it.
 struct RateLimit {
-    tokens: f64,
-    last: Instant,
+    app: AppState,
+    address: IpAddr,
+    seat: Option<SeatKey>,
 }
 
 impl RateLimit {
-    fn new() -> RateLimit {
-        RateLimit { tokens: MESSAGES_PER_SECOND, last: Instant::now() }
-    }
-
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * MESSAGES_PER_SECOND;
-        self.tokens = (self.tokens + refill).min(MESSAGES_PER_SECOND);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+    fn allow(&self) -> bool {
+        self.app.rate_limits.allow_message(self.address, self.seat.as_ref())
     }
 }
 
@@ -78,7 +82,7 @@ fn state_message(state: &GameState, you: Option<&str>) -> Message {
 /// Waits for the connection's `hello` and answers the seat its token opens (`None`: a
 /// spectator, a bad token included, after an error saying so); `None` if the connection ends
 /// first. Anything else before the hello gets an error and changes nothing.
-async fn greeting(socket: &mut WebSocket, room: &RoomHandle, limit: &mut RateLimit) -> Option<Option<Player>> {
+async fn greeting(socket: &mut WebSocket, room: &RoomHandle, limit: &RateLimit) -> Option<Option<Player>> {
     loop {
         let refusal = match socket.recv().await? {
             Err(_) | Ok(Message::Close(_)) => return None,
@@ -102,10 +106,11 @@ async fn greeting(socket: &mut WebSocket, room: &RoomHandle, limit: &mut RateLim
     }
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle) {
-    let mut limit = RateLimit::new();
-    let Some(seat) = greeting(&mut socket, &room, &mut limit).await else { return };
+async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimit) {
+    let Some(seat) = greeting(&mut socket, &room, &limit).await else { return };
+    limit.seat = seat.map(|seat| (room.id.clone(), seat));
     let you = seat.map(|s| room.seat_name(s));
+    let mut ping = interval_at(Instant::now() + PING_EVERY, PING_EVERY);
     let Some((state, mut updates)) = room.join(seat).await else {
         let _ = socket.send(error_message("the game is not available")).await;
         return;
@@ -143,8 +148,10 @@ async fn connection(mut socket: WebSocket, room: RoomHandle) {
                         break;
                     }
                 }
-                // Keeps idle connections alive through proxies.
-                _ = tokio::time::sleep(Duration::from_secs(30)) => {
+                // Keeps idle connections alive through proxies, and draws the pongs that keep
+                // a quiet client within the idle timeout: so on a clock of its own, which a
+                // stream of updates does not put off.
+                _ = ping.tick() => {
                     if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
                         break;
                     }
@@ -189,7 +196,7 @@ enum Request {
 
 /// A client message: what it asks for, and the seat it names, if it names one.
 fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let value = json::parse(text.as_bytes()).map_err(|e| if e.is_data() { e.to_string() } else { format!("not JSON: {e}") })?;
     let Value::Object(fields) = &value else { return Err("a message is a JSON object with a \"type\"".into()) };
     let kind = fields.get("type").and_then(Value::as_str).ok_or("a message needs a \"type\"")?;
     // Serde's own message would name Rust's view of the shape; the player is told what to fix.
@@ -241,12 +248,9 @@ mod tests {
         assert!(parse_message(r#"{"type":"move"}"#).is_err());
         assert!(parse_message(r#"{"type":"alliance","accept":"yes"}"#).is_err());
         assert_eq!(parse_message(r#"{"type":"resign","seat":5}"#), Err("\"seat\" must be a seat name".to_string()));
-    }
-
-    #[test]
-    fn the_rate_limit_allows_a_burst_of_twenty() {
-        let mut limit = RateLimit::new();
-        let allowed = (0..100).filter(|_| limit.allow()).count();
-        assert!((20..100).contains(&allowed), "{allowed}");
+        assert_eq!(
+            parse_message(r#"{"type":"resign","type":"move","move":"P3c-4d"}"#),
+            Err("the key \"type\" appears twice in one object at line 1 column 23".to_string())
+        );
     }
 }

@@ -115,7 +115,13 @@ async fn bad_create_bodies_get_400_naming_the_field() {
         let error = reply["error"].as_str().expect("an error text");
         assert!(error.starts_with(&format!("{field}:")), "{body}: the error `{error}` does not name {field}");
     }
-    let response = reqwest::Client::new().post(server.url("/api/games")).body("{not json").send().await.unwrap();
+    let response = reqwest::Client::new()
+        .post(server.url("/api/games"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 400);
     let reply: Value = response.json().await.unwrap();
     assert!(reply["error"].as_str().unwrap().starts_with("body:"));
@@ -710,6 +716,8 @@ async fn a_rematch_needs_every_player_rotates_the_seats_and_survives_a_restart()
     white.until_state("the refusal", |s| s["rematch"]["offered_by"] == json!([])).await;
     black.send(json!({ "type": "rematch" })).await;
     white.until_state("Black's second request", |s| s["rematch"]["offered_by"] == json!(["Black"])).await;
+    black.send(json!({ "type": "rematch" })).await;
+    assert_eq!(black.error_after_states().await, "you have asked for a rematch already");
     white.send(json!({ "type": "rematch" })).await;
     let state = black.until_state("the rematch", |s| s["rematch"]["game"].is_string()).await;
     let rematch = state["rematch"]["game"].as_str().unwrap().to_string();
@@ -728,7 +736,8 @@ async fn a_rematch_needs_every_player_rotates_the_seats_and_survives_a_restart()
     let first_move = new_state["legal_moves"][0].as_str().unwrap().to_string();
     new_white.until_state("both connected", both_connected).await;
     new_white.send(json!({ "type": "move", "move": first_move })).await;
-    assert!(new_white.error_after_states().await.contains("not your turn"));
+    let error = new_white.error_after_states().await;
+    assert!(error.contains("not your turn"), "{error}");
     new_black.send(json!({ "type": "move", "move": first_move })).await;
     new_white.until_state("Black's first move", |s| moves(s).len() == 1).await;
 

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use polyshogi_server::{RoomSettings, Server};
+use polyshogi_server::{RoomSettings, Server, ServerConfig};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -31,13 +31,18 @@ impl TestServer {
 
     /// A server that runs its games with `settings`.
     pub async fn start_with(database: &str, settings: RoomSettings) -> TestServer {
+        let mut config = test_config(database);
+        config.rooms = settings;
+        TestServer::start_config(config).await
+    }
+
+    pub async fn start_config(config: ServerConfig) -> TestServer {
         let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
         let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
-        let database = database.to_string();
         let started = runtime.spawn(async move {
             // The server's tasks live on in this runtime after `Server` is dropped.
-            Server::start_with("127.0.0.1:0", &database, settings).await
+            Server::start_with(config).await
         });
         let server = started.await.expect("the start task ran").expect("the server starts");
         TestServer { addr: server.addr(), server, runtime: Some(runtime) }
@@ -115,6 +120,15 @@ impl Drop for TestServer {
             runtime.shutdown_background();
         }
     }
+}
+
+/// The defaults, but for the limits per client address: every test client comes from
+/// 127.0.0.1, and a test may create more games at once than a person would.
+pub fn test_config(database: &str) -> ServerConfig {
+    let mut config = ServerConfig::new("127.0.0.1:0", database);
+    config.limits.address_messages = None;
+    config.limits.address_games = None;
+    config
 }
 
 /// A game of three seats: `seats` like `["human", "random", "greedy"]`.

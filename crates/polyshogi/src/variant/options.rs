@@ -8,6 +8,8 @@ use std::fmt;
 pub enum RuleOptionError {
     /// The text has no `=`.
     Malformed(String),
+    /// The text holds a control character, such as a newline.
+    ControlCharacter(String),
     /// The variant has no option of that name.
     UnknownKey { key: String, known: Vec<&'static str> },
     /// The option exists but the value is not one of its choices.
@@ -19,6 +21,9 @@ impl fmt::Display for RuleOptionError {
         match self {
             RuleOptionError::Malformed(text) => {
                 write!(f, "rule option `{text}` is not of the form key=value")
+            }
+            RuleOptionError::ControlCharacter(text) => {
+                write!(f, "rule option {text:?} holds a control character")
             }
             RuleOptionError::UnknownKey { key, known } => {
                 write!(f, "unknown rule option `{key}` (known: {})", known.join(", "))
@@ -60,8 +65,13 @@ pub(crate) fn describe(
         .collect()
 }
 
-/// Splits `key=value`.
+/// Splits `key=value`. A control character is refused anywhere in the text, even where
+/// trimming would drop it: rule texts are stored and written into records one per line, so a
+/// newline inside one would turn it into two rules when read back.
 pub fn split_option(text: &str) -> Result<(&str, &str), RuleOptionError> {
+    if text.chars().any(char::is_control) {
+        return Err(RuleOptionError::ControlCharacter(text.to_string()));
+    }
     let (key, value) = text.split_once('=').ok_or_else(|| RuleOptionError::Malformed(text.to_string()))?;
     Ok((key.trim(), value.trim()))
 }
@@ -114,4 +124,19 @@ pub fn parse_number(key: &str, value: &str) -> Result<u32, RuleOptionError> {
         value: value.to_string(),
         expected: "a whole number".to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_character_anywhere_is_refused() {
+        assert_eq!(split_option(" max_plies = 500 "), Ok(("max_plies", "500")));
+        for text in ["max_plies\n=500", "max_plies=500\n", "\rmax_plies=500", "max_plies=5\t00", "max_plies=\u{85}500"] {
+            let refused = split_option(text).unwrap_err();
+            assert_eq!(refused, RuleOptionError::ControlCharacter(text.to_string()));
+            assert!(!refused.to_string().contains('\n'), "{refused}");
+        }
+    }
 }
