@@ -30,6 +30,8 @@ fn the_load_tool_counts_the_moves_the_server_stored() {
     assert!(report.tally.accepted_measured > 0, "no move was accepted: {}", report.to_text());
     assert_eq!(report.tally.errors, Errors::default(), "{}", report.to_text());
     assert!(report.memory.start_kb.is_some() && report.memory.end_kb.is_some(), "{:?}", report.memory);
+    // The server's CPU time in the window is read too (it may round to 0 ms).
+    assert!(report.server_cpu_ms.is_some(), "{}", report.to_text());
 
     // One mover sample per accepted move; spectators saw moves too.
     assert_eq!(report.tally.mover.len() as u64, report.tally.accepted_measured);

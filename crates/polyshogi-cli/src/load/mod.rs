@@ -143,8 +143,11 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
         let at_stop = tokio::spawn({
             let pid = args.server_pid;
             async move {
+                tokio::time::sleep_until(window.measure_from).await;
+                let cpu_from = pid.and_then(report::server_cpu_ms);
                 tokio::time::sleep_until(window.stop_at).await;
-                pid.and_then(report::server_rss_kb)
+                let cpu = pid.and_then(report::server_cpu_ms).zip(cpu_from).map(|(to, from)| to.saturating_sub(from));
+                (pid.and_then(report::server_rss_kb), cpu)
             }
         });
         let mut tally = Tally::default();
@@ -154,11 +157,8 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             tally.merge(slot_tally);
             games.extend(played);
         }
-        let memory = Memory {
-            start_kb: memory_start,
-            at_stop_kb: at_stop.await.ok().flatten(),
-            end_kb: args.server_pid.and_then(report::server_rss_kb),
-        };
+        let (at_stop_kb, server_cpu_ms) = at_stop.await.unwrap_or_default();
+        let memory = Memory { start_kb: memory_start, at_stop_kb, end_kb: args.server_pid.and_then(report::server_rss_kb) };
         Ok(Report {
             games_at_once: args.games,
             variant: args.variant.clone(),
@@ -170,6 +170,7 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             tally,
             games,
             memory,
+            server_cpu_ms,
         })
     })
 }

@@ -1,5 +1,5 @@
 //! What a load run found, as text for people or one JSON line for scripts, and the server's
-//! memory read from /proc.
+//! memory and CPU time read from /proc.
 
 use std::fmt::Write;
 use std::time::Duration;
@@ -18,6 +18,16 @@ pub struct Memory {
     pub at_stop_kb: Option<u64>,
     /// After every connection was closed.
     pub end_kb: Option<u64>,
+}
+
+/// A process's CPU time so far (user and system) in ms, from /proc/PID/stat.
+pub fn server_cpu_ms(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name in parentheses (which may hold spaces): field 3 on; utime and
+    // stime are fields 14 and 15, in ticks of 1/100 s (USER_HZ, 100 on Linux whatever the kernel's own rate).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10)
 }
 
 /// A process's VmRSS in kB, from /proc/PID/status.
@@ -40,6 +50,8 @@ pub struct Report {
     /// Every game played, warm-up included, with the moves the server accepted in it.
     pub games: Vec<PlayedGame>,
     pub memory: Memory,
+    /// The server's CPU time (user and system) in the measured window, in ms.
+    pub server_cpu_ms: Option<u64>,
 }
 
 impl Report {
@@ -84,6 +96,14 @@ impl Report {
                 let _ = writeln!(text, "  ({} messages were refused with \"slow down\": lower --rate)", errors.rate_limited);
             }
         }
+        if let (Some(cpu_ms), true) = (self.server_cpu_ms, self.tally.accepted_measured > 0) {
+            let _ = writeln!(
+                text,
+                "server CPU in the measured window: {:.2} s, {:.0} µs per accepted move",
+                cpu_ms as f64 / 1000.0,
+                cpu_ms as f64 * 1000.0 / self.tally.accepted_measured as f64
+            );
+        }
         if self.memory.start_kb.is_some() || self.memory.end_kb.is_some() {
             let _ = writeln!(
                 text,
@@ -114,6 +134,7 @@ impl Report {
             "latency_ms": latency_json(&self.tally.mover),
             "spectator_latency_ms": latency_json(&self.tally.spectator),
             "errors": errors,
+            "server_cpu_ms": self.server_cpu_ms,
             "server_rss_kb": {
                 "start": self.memory.start_kb,
                 "at_stop": self.memory.at_stop_kb,
