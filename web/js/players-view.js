@@ -115,7 +115,8 @@ export function renderPlayers(seat, onPickHand) {
     alliance.textContent = `Alliance: ${game.alliance.allies.join(' + ')} against ${game.alliance.against}`;
     alliance.classList.add('formed');
   } else {
-    alliance.textContent = game.seats.length > 2 ? 'No alliance' : '';
+    // Only Sannin shogi has alliances (Three Player Hex Shogi 91 has none to form).
+    alliance.textContent = game.variant === 'sannin' ? 'No alliance' : '';
     alliance.classList.remove('formed');
   }
   alliance.hidden = !alliance.textContent;

@@ -952,7 +952,10 @@ impl Room {
         for seat in table.seats() {
             let who = match &self.setup.seats[seat.index()] {
                 SeatKind::Human { .. } => "Human".to_string(),
-                SeatKind::Bot { level, .. } => format!("Bot ({level})"),
+                // The level as players read it ("Bot (Easy)"), an old engine name as stored.
+                SeatKind::Bot { level, .. } => {
+                    format!("Bot ({})", polyshogi_engine::Level::from_name(level).map_or(level.as_str(), |l| l.label()))
+                }
             };
             tags.push((table.seat_name(seat).to_string(), who));
         }

@@ -199,7 +199,7 @@ async fn a_human_plays_two_bots_while_a_spectator_watches() {
     assert!(record.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
     let record = record.text().await.unwrap();
     assert!(record.starts_with("[Variant \"sannin\"]\n"), "{record}");
-    assert!(record.contains("[Middle \"Bot (beginner)\"]") && record.contains("[Rules \"compulsory=off\"]"), "{record}");
+    assert!(record.contains("[Middle \"Bot (Beginner)\"]") && record.contains("[Rules \"compulsory=off\"]"), "{record}");
     for m in state["moves"].as_array().unwrap() {
         assert!(record.contains(m["short"].as_str().unwrap()), "{record} lacks {m}");
     }
