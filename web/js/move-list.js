@@ -8,7 +8,8 @@ const $ = (id) => document.getElementById(id);
 
 let renderedMoves = ''; // the moves the list was last built for, so it is rebuilt only when they change
 
-function moveItem(ply, mv, onGoTo) {
+/** One entry of the list: the start position (ply 0, with what happened before the first move) or a move. */
+function moveItem(ply, mv, onGoTo, events = mv?.events) {
   const li = document.createElement('li');
   const b = document.createElement('button');
   b.type = 'button';
@@ -28,10 +29,10 @@ function moveItem(ply, mv, onGoTo) {
   }
   b.addEventListener('click', () => onGoTo(ply));
   li.appendChild(b);
-  if (mv?.events?.length) {
+  if (events?.length) {
     const ev = document.createElement('span');
     ev.className = 'events';
-    ev.textContent = mv.events.join('; ');
+    ev.textContent = events.join('; ');
     li.appendChild(ev);
   }
   return li;
@@ -43,10 +44,11 @@ export function renderMoves(onGoTo) {
   const list = $('moves');
   const n = game.moves.length;
   // Resignations, answers and draws add events to the last move without adding a move.
-  const key = `${n}|${(game.moves[n - 1]?.events || []).length}`;
+  const opening = game.opening_events || [];
+  const key = `${n}|${(game.moves[n - 1]?.events || []).length}|${opening.length}`;
   if (renderedMoves !== key) {
     const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-    list.replaceChildren(moveItem(0, null, onGoTo), ...game.moves.map((mv, i) => moveItem(i + 1, mv, onGoTo)));
+    list.replaceChildren(moveItem(0, null, onGoTo, opening), ...game.moves.map((mv, i) => moveItem(i + 1, mv, onGoTo)));
     renderedMoves = key;
     if (stick || viewPly === null) list.scrollTop = list.scrollHeight;
   }

@@ -7,14 +7,16 @@ use crate::wire::MoveEntry;
 #[derive(Clone, Debug, Default)]
 pub struct MoveLog {
     moves: Vec<MoveEntry>,
+    /// The events before the first move.
+    opening: Vec<String>,
     /// The first entry changed (or removed) since `take_changes`.
     changed_from: usize,
 }
 
 impl MoveLog {
     /// Adds what an action did. A move is an entry of its own; what else happens (answers,
-    /// resignations, flags, draws) is told among the events of the move before it, and a
-    /// takeback first removes the moves it undid.
+    /// resignations, flags, draws) is told among the events of the move before it (before the
+    /// first move: among the opening events), and a takeback first removes the moves it undid.
     pub fn record(&mut self, entries: Vec<LogEntry>, table: &Table) {
         for entry in entries {
             match entry.kind {
@@ -33,9 +35,13 @@ impl MoveLog {
                         self.moves.truncate(to_plies);
                         self.changed(to_plies);
                     }
-                    if let (Some(last), false) = (self.moves.last_mut(), entry.events.is_empty()) {
-                        last.events.extend(entry.events);
-                        self.changed(self.moves.len() - 1);
+                    match self.moves.last_mut() {
+                        None => self.opening.extend(entry.events),
+                        Some(_) if entry.events.is_empty() => {}
+                        Some(last) => {
+                            last.events.extend(entry.events);
+                            self.changed(self.moves.len() - 1);
+                        }
                     }
                 }
             }
@@ -44,6 +50,10 @@ impl MoveLog {
 
     pub fn moves(&self) -> &[MoveEntry] {
         &self.moves
+    }
+
+    pub fn opening_events(&self) -> &[String] {
+        &self.opening
     }
 
     /// The moves changed since the last call, from which index on; they count as sent after.

@@ -864,7 +864,15 @@ impl Room {
         let table = self.table_view();
         let rematch = self.rematch_view();
         let (moves_from, moves) = self.moves.take_changes();
-        let update = wire::GameUpdate { version: self.seq, seats, table, moves_from, moves: moves.to_vec(), rematch };
+        let update = wire::GameUpdate {
+            version: self.seq,
+            seats,
+            table,
+            moves_from,
+            moves: moves.to_vec(),
+            opening_events: self.moves.opening_events().to_vec(),
+            rematch,
+        };
         let message = wire::ServerMessage::Update { game: Box::new(update) };
         // The wire types have only text keys, so writing them cannot fail.
         let text = serde_json::to_string(&message).expect("an update is JSON");
@@ -882,6 +890,7 @@ impl Room {
             seats: self.seats_view(),
             table: self.table_view(),
             moves: self.moves.moves().to_vec(),
+            opening_events: self.moves.opening_events().to_vec(),
             rematch: self.rematch_view(),
             you: None,
         }

@@ -187,6 +187,9 @@ pub struct GameState {
     #[serde(flatten)]
     pub table: TableView,
     pub moves: Vec<MoveEntry>,
+    /// What happened before the first move (a resignation, a flag, a draw offer turned down):
+    /// after a move, events are told with it.
+    pub opening_events: Vec<String>,
     /// Once the game is over: who asked for a rematch, and the new game once every player agreed.
     pub rematch: Option<RematchView>,
     /// The seat of the connection's token; `None` over HTTP and for spectators.
@@ -322,6 +325,7 @@ pub struct GameUpdate {
     /// sends fewer moves than the client has).
     pub moves_from: usize,
     pub moves: Vec<MoveEntry>,
+    pub opening_events: Vec<String>,
     pub rematch: Option<RematchView>,
 }
 

@@ -773,3 +773,27 @@ async fn bots_agree_to_a_rematch_at_once() {
     let mut middle = server.connect(rematch["id"].as_str().unwrap(), Some(&human)).await;
     assert_eq!(middle.until_state("the hello", |_| true).await["you"], "Middle");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_before_the_first_move_is_told_and_recorded() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite:{}", dir.path().join("opening.db").display());
+    let server = TestServer::start(&url).await;
+    let created = server.create(json!({ "variant": "hexshogi91", "seats": [{ "kind": "human" }, { "kind": "human" }] })).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut black = server.connect(&id, Some(&token(&created, 0))).await;
+    let state = black.until_state("the state", |_| true).await;
+    assert_eq!(state["opening_events"], json!([]));
+    black.send(json!({ "type": "resign" })).await;
+    let state = black.until_state("the resignation", |s| !s["outcome"].is_null()).await;
+    assert!(moves(&state).is_empty());
+    let told = state["opening_events"].as_array().unwrap();
+    assert!(told.contains(&json!("Black resigns")), "{state}");
+    // The same after a restart, and in the record.
+    drop(black);
+    server.kill();
+    let server = TestServer::start(&url).await;
+    assert_eq!(server.state(&id).await["opening_events"], state["opening_events"]);
+    let record = server.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert!(record.contains("resign"), "{record}");
+}
