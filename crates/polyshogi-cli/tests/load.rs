@@ -25,6 +25,7 @@ fn the_load_tool_counts_the_moves_the_server_stored() {
     args.warmup = 0.5;
     // This process holds the server: its memory is the server's.
     args.server_pid = Some(std::process::id());
+    args.unknown_ids = 50.0;
     let report = load::run(&args).expect("the load runs");
 
     assert!(report.tally.accepted_measured > 0, "no move was accepted: {}", report.to_text());
@@ -32,6 +33,9 @@ fn the_load_tool_counts_the_moves_the_server_stored() {
     assert!(report.memory.start_kb.is_some() && report.memory.end_kb.is_some(), "{:?}", report.memory);
     // The server's CPU time in the window is read too (it may round to 0 ms).
     assert!(report.server_cpu_ms.is_some(), "{}", report.to_text());
+    // Every request for an unknown game was answered 404.
+    let flood = report.unknown_ids.expect("unknown-id requests were made");
+    assert!(flood.sent > 0 && flood.not_found == flood.sent, "{flood:?}");
 
     // One mover sample per accepted move; spectators saw moves too.
     assert_eq!(report.tally.mover.len() as u64, report.tally.accepted_measured);

@@ -5,6 +5,7 @@
 //! game slot, `stats` the counting and `report` the printing.
 
 mod connection;
+mod flood;
 mod game;
 pub mod protocol;
 mod report;
@@ -16,6 +17,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use tokio::time::Instant;
 
 use self::connection::{SeatRules, Window};
+pub use self::flood::FloodTally;
 pub use self::game::PlayedGame;
 use self::game::SlotPlan;
 use self::protocol::VariantSeats;
@@ -62,6 +64,9 @@ pub struct LoadArgs {
     /// The server's process id, to report its memory (VmRSS) at the start and the end.
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Requests a second for games that do not exist, beside the games (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub unknown_ids: f64,
     /// One JSON line instead of the text report.
     #[arg(long)]
     pub json: bool,
@@ -134,6 +139,9 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             window,
             seed: args.seed,
         };
+        let flooding = (args.unknown_ids > 0.0).then(|| {
+            tokio::spawn(flood::flood(plan.http.clone(), plan.base_url.clone(), args.unknown_ids, window.stop_at, args.seed))
+        });
         let mut slots = tokio::task::JoinSet::new();
         for slot in 0..args.games {
             let plan = plan.clone();
@@ -158,6 +166,10 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             games.extend(played);
         }
         let (at_stop_kb, server_cpu_ms) = at_stop.await.unwrap_or_default();
+        let unknown_ids = match flooding {
+            Some(flooding) => Some(flooding.await.map_err(|e| anyhow!("the unknown-id requests failed: {e}"))?),
+            None => None,
+        };
         let memory = Memory { start_kb: memory_start, at_stop_kb, end_kb: args.server_pid.and_then(report::server_rss_kb) };
         Ok(Report {
             games_at_once: args.games,
@@ -171,6 +183,7 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             games,
             memory,
             server_cpu_ms,
+            unknown_ids,
         })
     })
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::flood::FloodTally;
 use super::game::PlayedGame;
 use super::stats::{Latencies, LatencySummary, Tally};
 
@@ -52,6 +53,8 @@ pub struct Report {
     pub memory: Memory,
     /// The server's CPU time (user and system) in the measured window, in ms.
     pub server_cpu_ms: Option<u64>,
+    /// The requests for unknown games, when asked for.
+    pub unknown_ids: Option<FloodTally>,
 }
 
 impl Report {
@@ -96,6 +99,13 @@ impl Report {
                 let _ = writeln!(text, "  ({} messages were refused with \"slow down\": lower --rate)", errors.rate_limited);
             }
         }
+        if let Some(flood) = self.unknown_ids {
+            let _ = writeln!(
+                text,
+                "unknown-id requests: {} sent, {} answered 404, {} otherwise",
+                flood.sent, flood.not_found, flood.other
+            );
+        }
         if let (Some(cpu_ms), true) = (self.server_cpu_ms, self.tally.accepted_measured > 0) {
             let _ = writeln!(
                 text,
@@ -135,6 +145,7 @@ impl Report {
             "spectator_latency_ms": latency_json(&self.tally.spectator),
             "errors": errors,
             "server_cpu_ms": self.server_cpu_ms,
+            "unknown_ids": self.unknown_ids.map(|f| json!({ "sent": f.sent, "not_found": f.not_found, "other": f.other })),
             "server_rss_kb": {
                 "start": self.memory.start_kb,
                 "at_stop": self.memory.at_stop_kb,
