@@ -44,7 +44,7 @@ use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, Store, StoreError};
 use crate::tokens::new_game_id;
-use crate::uptime::Uptime;
+use crate::uptime::{Uptime, KEEP_ALIVE_EVERY};
 
 /// The defaults of `polyshogi serve`.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -136,23 +136,19 @@ impl Server {
         let listener = TcpListener::bind(&addr).await.map_err(|error| ServerError::Bind { addr: addr.clone(), error })?;
         let addr = listener.local_addr().map_err(ServerError::Io)?;
         let serving = tokio::spawn(serve::serve(listener, api::router(app.clone()), limits));
-        let forgetting = tokio::spawn({
+        let forgetting = spawn_every(FORGET_IDLE_EVERY, {
             let app = app.clone();
-            async move {
-                let mut every = tokio::time::interval(FORGET_IDLE_EVERY);
-                loop {
-                    every.tick().await;
-                    app.rate_limits.forget_idle();
-                }
+            move || {
+                app.rate_limits.forget_idle();
+                std::future::ready(())
             }
         });
-        let keeping_alive = tokio::spawn(uptime::keep_alive(store, run));
-        let waking = tokio::spawn({
+        let keeping_alive = spawn_every(KEEP_ALIVE_EVERY, move || uptime::keep_alive(store.clone(), run.clone()));
+        let waking = spawn_every(WAKE_EVERY, {
             let app = app.clone();
-            async move {
-                let mut every = tokio::time::interval(WAKE_EVERY);
-                loop {
-                    every.tick().await;
+            move || {
+                let app = app.clone();
+                async move {
                     if let Err(e) = app.rooms.wake_due().await {
                         tracing::error!("could not look for games to wake: {e}");
                     }
@@ -180,6 +176,21 @@ impl Server {
         }
         self.app.rooms.abort_all();
     }
+}
+
+/// Runs `task` every `period` (the first time at once) for as long as the server runs.
+fn spawn_every<F, T>(period: Duration, task: F) -> JoinHandle<()>
+where
+    F: Fn() -> T + Send + 'static,
+    T: std::future::Future<Output = ()> + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(period);
+        loop {
+            every.tick().await;
+            task().await;
+        }
+    })
 }
 
 /// Ctrl-C, or (on Unix) SIGTERM.

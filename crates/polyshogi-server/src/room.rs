@@ -661,23 +661,23 @@ impl Room {
         abort_deadline(&self.setup, self.clocks.as_ref()?, self.settings.first_move_time)
     }
 
+    /// When the game must next run by itself, as it stands.
+    fn wake_at(&self) -> Option<Instant> {
+        wake_at(&self.setup, &self.table, self.clocks.as_ref(), self.settings.first_move_time)
+    }
+
     /// When the game leaves memory if nothing happens: `idle_time` after the last activity,
     /// once no connection is open, no bot thinks, and nothing is due soon.
     fn unload_at(&self) -> Option<Instant> {
         let busy = self.updates.receiver_count() > 0 || self.bot_busy.is_some() || self.retry_at.is_some();
-        let waking_soon = wake_at(&self.setup, &self.table, self.clocks.as_ref(), self.settings.first_move_time)
-            .is_some_and(|at| at < Instant::now() + KEEP_WHEN_WAKING_WITHIN);
+        let waking_soon = self.wake_at().is_some_and(|at| at < Instant::now() + KEEP_WHEN_WAKING_WITHIN);
         (!busy && !waking_soon).then(|| self.last_activity + self.settings.idle_time)
     }
 
     /// Stores when the game must wake next, if that is not what storage says (a game loaded
     /// after downtime wakes later than stored; a new game has nothing stored yet).
     async fn store_wake(&mut self) {
-        let wake_ms = if self.is_over() {
-            None
-        } else {
-            wake_at(&self.setup, &self.table, self.clocks.as_ref(), self.settings.first_move_time).map(wall_ms)
-        };
+        let wake_ms = if self.is_over() { None } else { self.wake_at().map(wall_ms) };
         if wake_ms == self.stored_wake_ms {
             return;
         }

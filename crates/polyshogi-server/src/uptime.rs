@@ -50,14 +50,10 @@ impl Uptime {
     }
 }
 
-/// Notes every `KEEP_ALIVE_EVERY` that run `run` is alive, for as long as the process runs.
+/// Notes that run `run` is alive now (the server does so every `KEEP_ALIVE_EVERY`).
 pub async fn keep_alive(store: std::sync::Arc<dyn Store>, run: String) {
-    let mut every = tokio::time::interval(KEEP_ALIVE_EVERY);
-    loop {
-        every.tick().await;
-        if let Err(e) = store.keep_alive(&run, now_ms()).await {
-            warn!("could not note that the server is alive: {e}");
-        }
+    if let Err(e) = store.keep_alive(&run, now_ms()).await {
+        warn!("could not note that the server is alive: {e}");
     }
 }
 
