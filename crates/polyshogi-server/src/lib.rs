@@ -3,12 +3,15 @@
 //!
 //! Each live game has one owner task (`room`) that holds its state, stores every action before
 //! it is broadcast, runs the clocks and starts the bots on the blocking pool. Storage sits
-//! behind the `Store` trait, so other back ends (or several server processes) need no rewrite.
+//! behind the `Store` trait. Several server processes may share one PostgreSQL: they hear of
+//! each other's actions through it (`store::Change`), and each game's timers and bots run in
+//! one of them (`instances`).
 
 pub mod api;
 pub mod app;
 pub mod bots;
 pub mod client;
+pub mod instances;
 pub mod json;
 pub mod json_body;
 pub mod json_errors;
@@ -54,7 +57,8 @@ pub use crate::room::{RoomSettings, DEFAULT_FIRST_MOVE_TIME, DEFAULT_IDLE_TIME};
 
 /// How often the rate limiters forget the seats and addresses they no longer hold back.
 const FORGET_IDLE_EVERY: Duration = Duration::from_secs(60);
-/// How often the server looks for games to wake (a clock to fall, a bot to move).
+/// How often the server looks for games to wake (a clock to fall, a bot to move), and for the
+/// other server processes on the database.
 const WAKE_EVERY: Duration = Duration::from_secs(1);
 
 /// What a server is started with. `ServerConfig::new` has the defaults of `polyshogi serve`.
@@ -111,7 +115,8 @@ pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     serving: JoinHandle<()>,
-    /// Forgetting idle rate limiters, waking games, noting that the server is alive.
+    /// Forgetting idle rate limiters, waking games, noting that the server is alive, hearing
+    /// the other server processes on the database.
     background: Vec<JoinHandle<()>>,
 }
 
@@ -133,6 +138,16 @@ impl Server {
         let uptime = Uptime::new(store.start_run(&run, started_ms).await?, started_ms);
         let rate_limits = RateLimits::new(&limits);
         let app = Arc::new(App { rooms: Rooms::new(store.clone(), rooms, uptime), limits: limits.clone(), rate_limits });
+        // Before answering anyone: which games are this process's to run.
+        app.rooms.refresh_instances().await?;
+        let hearing = store.take_changes().map(|mut changes| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                while let Some(change) = changes.recv().await {
+                    app.rooms.heard(change).await;
+                }
+            })
+        });
         let listener = TcpListener::bind(&addr).await.map_err(|error| ServerError::Bind { addr: addr.clone(), error })?;
         let addr = listener.local_addr().map_err(ServerError::Io)?;
         let serving = tokio::spawn(serve::serve(listener, api::router(app.clone()), limits));
@@ -149,13 +164,17 @@ impl Server {
             move || {
                 let app = app.clone();
                 async move {
+                    if let Err(e) = app.rooms.refresh_instances().await {
+                        tracing::error!("could not look for the other server processes: {e}");
+                    }
                     if let Err(e) = app.rooms.wake_due().await {
                         tracing::error!("could not look for games to wake: {e}");
                     }
                 }
             }
         });
-        Ok(Server { addr, app, serving, background: vec![forgetting, keeping_alive, waking] })
+        let background = [forgetting, keeping_alive, waking].into_iter().chain(hearing).collect();
+        Ok(Server { addr, app, serving, background })
     }
 
     pub fn addr(&self) -> SocketAddr {

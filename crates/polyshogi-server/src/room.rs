@@ -1,6 +1,11 @@
 //! A live game's owner: one task per game holds its state, stores each action before anyone
 //! hears of it, runs the clocks, starts the bots and publishes the state to every connection.
+//!
+//! When several server processes share the database, each may hold the same game: an action
+//! stored by one is read by the others when they hear of it (`catch_up`), and only the game's
+//! owner among them (`Instances`) runs its timers and bots.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -11,14 +16,15 @@ use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::Variant;
 use polyshogi::with_game;
 use polyshogi_engine::Limits;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, Notify};
 use tokio::time::{sleep_until, Instant};
 use tracing::{error, info, warn};
 
 use crate::bots::Bot;
+use crate::instances::Instances;
 use crate::move_log::MoveLog;
 use crate::record::{date_tag, write_record};
-use crate::store::{ActionKind, Store, StoredAction, StoredGame, StoredSeat};
+use crate::store::{ActionKind, Change, Store, StoreError, StoredAction, StoredGame, StoredSeat};
 use crate::table::{Action, Table};
 use crate::tokens::new_game_id;
 use crate::uptime::Uptime;
@@ -198,6 +204,15 @@ enum Command {
     },
 }
 
+/// What another server process says about a game.
+enum Elsewhere {
+    Presence { instance: String, connected: Vec<u32> },
+    AskPresence,
+}
+
+/// How many times an action is tried again when another process stored one first.
+const MAX_RACES: usize = 3;
+
 /// The updates of a game, each an `update` message serialized once for every connection.
 pub type Updates = broadcast::Receiver<Utf8Bytes>;
 
@@ -216,6 +231,11 @@ struct BotReply {
 pub struct RoomHandle {
     pub id: String,
     tx: mpsc::Sender<Command>,
+    /// What other server processes say about the game.
+    elsewhere: mpsc::UnboundedSender<Elsewhere>,
+    /// Asks the game to look again: at storage, for actions stored elsewhere, and at whether
+    /// it is now the owner of its timers and bots.
+    nudge: Arc<Notify>,
     /// The SHA-256 of each seat's token (None for bots), by seat index.
     token_hashes: Arc<Vec<Option<String>>>,
     seat_names: Arc<Vec<(Player, &'static str)>>,
@@ -225,6 +245,21 @@ impl RoomHandle {
     /// The owner has stopped (the game was idle and left memory): this handle reaches nothing.
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+
+    /// Asks the game to look again (many asks before it does come to one look).
+    pub fn nudge(&self) {
+        self.nudge.notify_one();
+    }
+
+    /// Another server process holds `connected` connections to each seat of the game.
+    pub fn connected_elsewhere(&self, instance: String, connected: Vec<u32>) {
+        let _ = self.elsewhere.send(Elsewhere::Presence { instance, connected });
+    }
+
+    /// Another server process asks who is connected to the game here.
+    pub fn asked_presence(&self) {
+        let _ = self.elsewhere.send(Elsewhere::AskPresence);
     }
 
     /// The seat a token opens, if any.
@@ -295,6 +330,9 @@ enum PerformError {
     Refused(String),
     /// It could not be stored.
     Storage,
+    /// Another server process stored an action of the game first; the game has read it, and
+    /// the action may be tried again on the game as it now stands.
+    Overtaken,
 }
 
 impl PerformError {
@@ -302,6 +340,7 @@ impl PerformError {
         match self {
             PerformError::Refused(message) => message,
             PerformError::Storage => "the server could not store this action; nothing changed, please try again".to_string(),
+            PerformError::Overtaken => "the game changed meanwhile; nothing changed, please try again".to_string(),
         }
     }
 }
@@ -316,7 +355,11 @@ struct Room {
     clocks: Option<Clocks>,
     /// Open connections per seat index.
     connected: Vec<u32>,
+    /// Open connections per seat index held by each other server process.
+    connected_elsewhere: HashMap<String, Vec<u32>>,
     store: Arc<dyn Store>,
+    instances: Arc<Instances>,
+    nudge: Arc<Notify>,
     updates: broadcast::Sender<Utf8Bytes>,
     bot_tx: mpsc::UnboundedSender<BotReply>,
     /// The generation of the bot search in flight.
@@ -335,8 +378,8 @@ struct Room {
     rematch: Rematch,
 }
 
-/// A finished game's rematch: which seats asked for it (kept in memory only: after a restart
-/// they ask again), and the new game once all agreed (stored as a `Rematch` action).
+/// A finished game's rematch: which seats asked for it, and the new game once all agreed (all
+/// stored as actions).
 #[derive(Clone, Debug, Default)]
 struct Rematch {
     asked: PlayerSet,
@@ -350,9 +393,10 @@ pub fn spawn_room(
     store: Arc<dyn Store>,
     settings: RoomSettings,
     uptime: &Uptime,
+    instances: Arc<Instances>,
 ) -> Result<(RoomHandle, tokio::task::JoinHandle<()>), String> {
     let variant: Variant = stored.variant.parse().map_err(|e| format!("game {}: {e}", stored.id))?;
-    let mut table = Table::new(variant, &stored.rules).map_err(|e| format!("game {}: {e}", stored.id))?;
+    let table = Table::new(variant, &stored.rules).map_err(|e| format!("game {}: {e}", stored.id))?;
     let mut seats = Vec::new();
     for seat in &stored.seats {
         seats.push(match seat {
@@ -364,60 +408,13 @@ pub fn spawn_room(
         return Err(format!("game {}: {} seats stored, the variant has {}", stored.id, seats.len(), table.seats().len()));
     }
     let clock = stored.clock.map(|(initial_ms, increment_ms)| ClockConfig { initial_ms, increment_ms });
-    let mut clocks = clock.map(|c| Clocks {
+    let clocks = clock.map(|c| Clocks {
         remaining: vec![c.initial_ms; 3],
         increment: c.increment_ms,
         running: None,
         moved: vec![false; 3],
         first_turn: None,
     });
-    let mut moves = MoveLog::default();
-    let mut aborted = None;
-    let mut rematch = Rematch::default();
-    for action in &stored.actions {
-        let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {}: seat {}", stored.id, action.seat))?;
-        let request = match action.kind {
-            ActionKind::Move => Action::Move(action.detail.clone()),
-            ActionKind::Answer => Action::Answer(action.detail == "accept"),
-            ActionKind::Resign => Action::Resign,
-            ActionKind::Flag => Action::Flag,
-            ActionKind::OfferDraw => Action::OfferDraw,
-            ActionKind::DeclineDraw => Action::DeclineDraw,
-            ActionKind::RequestTakeback => Action::RequestTakeback,
-            ActionKind::AnswerTakeback => Action::AnswerTakeback(action.detail == "accept"),
-            ActionKind::Abort => {
-                aborted = Some(abort_text(table.seat_name(seat)));
-                continue;
-            }
-            ActionKind::Rematch => {
-                rematch.game = Some(action.detail.clone());
-                continue;
-            }
-        };
-        if let (Some(clocks), ActionKind::Move) = (clocks.as_mut(), action.kind) {
-            clocks.moved[seat.index()] = true;
-        }
-        let applied = table.apply(seat, &request).map_err(|r| {
-            format!(
-                "game {}: stored action {} ({:?} {}) cannot be replayed: {r}",
-                stored.id, action.seq, action.kind, action.detail
-            )
-        })?;
-        moves.record(applied.entries, &table);
-        if let (Some(clocks), Some(stored_clocks)) = (clocks.as_mut(), &action.clocks) {
-            for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
-                *left = stored_left;
-            }
-        }
-    }
-    // The running clock is charged for the time since the last action while a server was up
-    // (the thinking before a crash included), never for the time it was down.
-    let now = Instant::now();
-    if let Some(clocks) = clocks.as_mut() {
-        let last_ms = stored.actions.last().map_or(stored.created_ms, |a| a.created_ms);
-        let up = Duration::from_millis(uptime.up_between(last_ms, now_ms()).max(0) as u64);
-        clocks.start(if aborted.is_some() { None } else { table.clock_runner() }, now.checked_sub(up).unwrap_or(now));
-    }
     let setup =
         GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
     let token_hashes = Arc::new(
@@ -433,18 +430,21 @@ pub fn spawn_room(
     let seat_names = Arc::new(table.seats().into_iter().map(|p| (p, table.seat_name(p))).collect());
     let (tx, rx) = mpsc::channel(64);
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
-    let connected = vec![0; 3];
-    // Whoever joins gets the whole state: the moves replayed are not news.
-    moves.take_changes();
+    let (elsewhere_tx, elsewhere_rx) = mpsc::unbounded_channel();
     let (updates, _) = broadcast::channel(UPDATES_KEPT);
-    let room = Room {
+    let nudge = Arc::new(Notify::new());
+    let now = Instant::now();
+    let mut room = Room {
         setup,
         table,
-        moves,
-        seq: stored.actions.len() as i64,
+        moves: MoveLog::default(),
+        seq: 0,
         clocks,
-        connected,
+        connected: vec![0; 3],
+        connected_elsewhere: HashMap::new(),
         store,
+        instances,
+        nudge: nudge.clone(),
         updates,
         bot_tx,
         bot_busy: None,
@@ -452,26 +452,47 @@ pub fn spawn_room(
         settings,
         stored_wake_ms: stored.wake_ms,
         last_activity: now,
-        aborted,
-        rematch,
+        aborted: None,
+        rematch: Rematch::default(),
     };
-    let handle = RoomHandle { id: stored.id.clone(), tx, token_hashes, seat_names };
-    let task = tokio::spawn(room.run(rx, bot_rx));
+    for action in &stored.actions {
+        room.replay(action)?;
+    }
+    // The running clock is charged for the time since the last action while a server was up
+    // (the thinking before a crash included), never for the time it was down.
+    let runner = room.clock_runner();
+    if let Some(clocks) = room.clocks.as_mut() {
+        let last_ms = stored.actions.last().map_or(stored.created_ms, |a| a.created_ms);
+        let up = Duration::from_millis(uptime.up_between(last_ms, now_ms()).max(0) as u64);
+        clocks.start(runner, now.checked_sub(up).unwrap_or(now));
+    }
+    // Whoever joins gets the whole state: the moves replayed are not news.
+    room.moves.take_changes();
+    let handle = RoomHandle { id: stored.id.clone(), tx, elsewhere: elsewhere_tx, nudge, token_hashes, seat_names };
+    let task = tokio::spawn(room.run(rx, bot_rx, elsewhere_rx));
     Ok((handle, task))
 }
 
 impl Room {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>, mut bots: mpsc::UnboundedReceiver<BotReply>) {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut bots: mpsc::UnboundedReceiver<BotReply>,
+        mut elsewhere: mpsc::UnboundedReceiver<Elsewhere>,
+    ) {
+        if self.instances.is_shared() {
+            // Connections held by other processes are told by them.
+            let ask = Change::AskPresence { game_id: self.setup.id.clone(), instance: self.instances.me().to_string() };
+            if let Err(e) = self.store.announce(&ask).await {
+                warn!(game = %self.setup.id, "could not ask the other servers who is connected: {e}");
+            }
+        }
         self.after_change().await;
         self.store_wake().await;
         loop {
-            // After a storage failure nothing is tried again (a flag included) before the retry.
-            let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
-            let abort = self.abort_deadline().map(|(_, at)| at);
-            let wake = self.retry_at.or(match (flag, abort) {
-                (Some(flag), Some(abort)) => Some(flag.min(abort)),
-                (flag, abort) => flag.or(abort),
-            });
+            // After a storage failure nothing is tried again (a flag included) before the retry;
+            // only the game's owner runs its timers.
+            let wake = self.retry_at.or_else(|| self.owner_deadline());
             let unload = self.unload_at();
             tokio::select! {
                 command = commands.recv() => match command {
@@ -493,6 +514,8 @@ impl Room {
                     }
                 }
                 Some(reply) = bots.recv() => self.bot_reply(reply).await,
+                Some(news) = elsewhere.recv() => self.heard(news).await,
+                _ = self.nudge.notified() => self.look_again().await,
                 _ = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
                     self.retry_at = None;
                     self.flag_if_due().await;
@@ -503,12 +526,22 @@ impl Room {
         }
     }
 
+    /// When a clock falls or a first move is overdue, if this process runs the game's timers.
+    fn owner_deadline(&self) -> Option<Instant> {
+        if !self.instances.owns(&self.setup.id) {
+            return None;
+        }
+        let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
+        let abort = self.abort_deadline().map(|(_, at)| at);
+        flag.into_iter().chain(abort).min()
+    }
+
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Join { seat, reply } => {
                 if let Some(seat) = seat {
                     self.connected[seat.index()] += 1;
-                    self.publish();
+                    self.presence_changed().await;
                 }
                 let state = Arc::new(self.state());
                 let _ = reply.send((state, self.updates.subscribe()));
@@ -516,14 +549,20 @@ impl Room {
             Command::Leave { seat } => {
                 if let Some(seat) = seat {
                     self.connected[seat.index()] = self.connected[seat.index()].saturating_sub(1);
-                    self.publish();
+                    self.presence_changed().await;
                 }
             }
             Command::Act { seat, action, reply } => {
                 self.flag_if_due().await;
                 self.abort_if_due().await;
-                let result = self.perform(seat, action).await.map_err(|e| e.message());
-                let _ = reply.send(result);
+                let mut result = self.perform(seat, action.clone()).await;
+                for _ in 1..MAX_RACES {
+                    if !matches!(result, Err(PerformError::Overtaken)) {
+                        break;
+                    }
+                    result = self.perform(seat, action.clone()).await;
+                }
+                let _ = reply.send(result.map_err(PerformError::message));
                 self.after_change().await;
             }
             Command::State { reply } => {
@@ -533,12 +572,158 @@ impl Room {
                 let _ = reply.send(self.record());
             }
             Command::Rematch { seat, agree, reply } => {
-                let result = self.answer_rematch(seat, agree).await.map_err(|e| e.message());
-                let _ = reply.send(result);
+                let mut result = self.answer_rematch(seat, agree).await;
+                for _ in 1..MAX_RACES {
+                    if !matches!(result, Err(PerformError::Overtaken)) {
+                        break;
+                    }
+                    result = self.answer_rematch(seat, agree).await;
+                }
+                let _ = reply.send(result.map_err(PerformError::message));
             }
             Command::Position { plies, reply } => {
                 let _ = reply.send(self.table.position_after(plies));
             }
+        }
+    }
+
+    /// A seat's connections here changed: everyone is told, here and in the other processes.
+    async fn presence_changed(&mut self) {
+        self.publish();
+        self.announce_presence().await;
+    }
+
+    async fn announce_presence(&self) {
+        if !self.instances.is_shared() {
+            return;
+        }
+        let presence = Change::Presence {
+            game_id: self.setup.id.clone(),
+            instance: self.instances.me().to_string(),
+            connected: self.connected.clone(),
+        };
+        if let Err(e) = self.store.announce(&presence).await {
+            warn!(game = %self.setup.id, "could not tell the other servers who is connected: {e}");
+        }
+    }
+
+    async fn heard(&mut self, news: Elsewhere) {
+        match news {
+            Elsewhere::Presence { instance, connected } => {
+                if self.instances.is_live(&instance) {
+                    self.connected_elsewhere.insert(instance, connected);
+                    self.publish();
+                }
+            }
+            Elsewhere::AskPresence => self.announce_presence().await,
+        }
+    }
+
+    /// Reads what other processes stored, forgets the connections of processes that stopped,
+    /// and does what the game's owner does if this process has become it.
+    async fn look_again(&mut self) {
+        let before = self.connected_elsewhere.len();
+        self.connected_elsewhere.retain(|instance, _| self.instances.is_live(instance));
+        if self.connected_elsewhere.len() != before {
+            self.publish();
+        }
+        self.catch_up().await;
+        if self.instances.owns(&self.setup.id) {
+            self.flag_if_due().await;
+            self.abort_if_due().await;
+        }
+        self.after_change().await;
+    }
+
+    /// Reads and applies the actions stored since this game's last one (by other processes).
+    async fn catch_up(&mut self) {
+        let actions = match self.store.actions_since(&self.setup.id, self.seq).await {
+            Ok(actions) => actions,
+            Err(e) => {
+                warn!(game = %self.setup.id, "could not read the actions stored by the other servers: {e}");
+                return;
+            }
+        };
+        let Some(last) = actions.last() else { return };
+        let last_ms = last.created_ms;
+        for action in &actions {
+            if let Err(e) = self.replay(action) {
+                error!(game = %self.setup.id, "{e}");
+                break;
+            }
+        }
+        // The clock to move runs from when the last of them was stored.
+        let runner = self.clock_runner();
+        if let Some(clocks) = self.clocks.as_mut() {
+            let ago = Duration::from_millis((now_ms() - last_ms).max(0) as u64);
+            let now = Instant::now();
+            clocks.start(runner, now.checked_sub(ago).unwrap_or(now));
+        }
+        self.stored_wake_ms = if self.is_over() { None } else { self.wake_at().map(wall_ms) };
+        self.publish();
+    }
+
+    /// Applies a stored action to the game as it stands (loading it, or catching up).
+    fn replay(&mut self, action: &StoredAction) -> Result<(), String> {
+        let id = &self.setup.id;
+        if action.seq != self.seq {
+            return Err(format!("game {id}: stored action {} where {} was expected", action.seq, self.seq));
+        }
+        let seat = Player::from_index(action.seat).ok_or_else(|| format!("game {id}: seat {}", action.seat))?;
+        self.replay_action(seat, action)?;
+        self.seq += 1;
+        Ok(())
+    }
+
+    fn replay_action(&mut self, seat: Player, action: &StoredAction) -> Result<(), String> {
+        let id = &self.setup.id;
+        let request = match action.kind {
+            ActionKind::Move => Action::Move(action.detail.clone()),
+            ActionKind::Answer => Action::Answer(action.detail == "accept"),
+            ActionKind::Resign => Action::Resign,
+            ActionKind::Flag => Action::Flag,
+            ActionKind::OfferDraw => Action::OfferDraw,
+            ActionKind::DeclineDraw => Action::DeclineDraw,
+            ActionKind::RequestTakeback => Action::RequestTakeback,
+            ActionKind::AnswerTakeback => Action::AnswerTakeback(action.detail == "accept"),
+            ActionKind::Abort => {
+                self.aborted = Some(abort_text(self.table.seat_name(seat)));
+                return Ok(());
+            }
+            ActionKind::Rematch => {
+                self.rematch.game = Some(action.detail.clone());
+                return Ok(());
+            }
+            ActionKind::AskRematch => {
+                self.rematch.asked.insert(seat);
+                return Ok(());
+            }
+            ActionKind::DeclineRematch => {
+                self.rematch.asked = PlayerSet::EMPTY;
+                return Ok(());
+            }
+        };
+        if let (Some(clocks), ActionKind::Move) = (self.clocks.as_mut(), action.kind) {
+            clocks.moved[seat.index()] = true;
+        }
+        let applied = self.table.apply(seat, &request).map_err(|r| {
+            format!("game {id}: stored action {} ({:?} {}) cannot be replayed: {r}", action.seq, action.kind, action.detail)
+        })?;
+        self.moves.record(applied.entries, &self.table);
+        if let (Some(clocks), Some(stored_clocks)) = (self.clocks.as_mut(), &action.clocks) {
+            for (left, &stored_left) in clocks.remaining.iter_mut().zip(stored_clocks) {
+                *left = stored_left;
+            }
+        }
+        Ok(())
+    }
+
+    /// The seat whose clock runs: none once the game is over (an abort included).
+    fn clock_runner(&self) -> Option<Player> {
+        if self.aborted.is_some() {
+            None
+        } else {
+            self.table.clock_runner()
         }
     }
 
@@ -584,9 +769,16 @@ impl Room {
         };
         let result = table.outcome_text();
         let wake_ms = wake_at(&self.setup, &table, clocks.as_ref(), self.settings.first_move_time).map(wall_ms);
-        if let Err(e) = self.store.append_action(&self.setup.id, &stored, result.as_deref(), wake_ms).await {
-            error!(game = %self.setup.id, "could not store an action: {e}");
-            return Err(PerformError::Storage);
+        match self.store.append_action(&self.setup.id, &stored, result.as_deref(), wake_ms).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict) => {
+                self.catch_up().await;
+                return Err(PerformError::Overtaken);
+            }
+            Err(e) => {
+                error!(game = %self.setup.id, "could not store an action: {e}");
+                return Err(PerformError::Storage);
+            }
         }
         self.stored_wake_ms = if result.is_some() { None } else { wake_ms };
         self.table = table;
@@ -606,7 +798,7 @@ impl Room {
 
     /// A seat asks for a rematch or agrees to it (`agree`), or turns it down. Bots agree at
     /// once; when every human has agreed, the new game is stored with the link to it, and every
-    /// page of this game learns its id.
+    /// page of this game learns its id. Each step is stored, so that every process shows it.
     async fn answer_rematch(&mut self, seat: Player, agree: bool) -> Result<(), PerformError> {
         if !self.is_over() {
             return Err(PerformError::Refused("a rematch can be asked for once the game is over".into()));
@@ -618,6 +810,7 @@ impl Room {
             if self.rematch.asked.is_empty() {
                 return Err(PerformError::Refused("no rematch has been asked for".into()));
             }
+            self.store_after_end(seat, ActionKind::DeclineRematch, String::new()).await?;
             self.rematch.asked = PlayerSet::EMPTY;
             self.publish();
             return Ok(());
@@ -625,31 +818,65 @@ impl Room {
         if self.rematch.asked.contains(seat) {
             return Err(PerformError::Refused("you have asked for a rematch already".into()));
         }
-        self.rematch.asked.insert(seat);
+        let mut asked = self.rematch.asked;
+        asked.insert(seat);
         let mut humans = self.table.seats().into_iter().filter(|s| matches!(self.setup.seats[s.index()], SeatKind::Human { .. }));
-        if !humans.all(|s| self.rematch.asked.contains(s)) {
+        if !humans.all(|s| asked.contains(s)) {
+            self.store_after_end(seat, ActionKind::AskRematch, String::new()).await?;
+            self.rematch.asked = asked;
             self.publish();
             return Ok(());
         }
         let setup = self.setup.rematch(new_game_id(), now_ms());
-        let link = StoredAction {
-            seq: self.seq,
-            seat: seat.index(),
-            kind: ActionKind::Rematch,
-            detail: setup.id.clone(),
-            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
-            created_ms: setup.created_ms,
-        };
-        if let Err(e) = self.store.create_rematch(&setup.to_stored(), &self.setup.id, &link).await {
-            error!(game = %self.setup.id, "could not store the rematch: {e}");
-            self.rematch.asked.remove(seat);
-            return Err(PerformError::Storage);
+        let link = self.after_end_action(seat, ActionKind::Rematch, setup.id.clone());
+        match self.store.create_rematch(&setup.to_stored(), &self.setup.id, &link).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict) => {
+                self.catch_up().await;
+                return Err(PerformError::Overtaken);
+            }
+            Err(e) => {
+                error!(game = %self.setup.id, "could not store the rematch: {e}");
+                return Err(PerformError::Storage);
+            }
         }
         info!(game = %self.setup.id, "rematch: game {}", setup.id);
         self.seq += 1;
+        self.rematch.asked = asked;
         self.rematch.game = Some(setup.id);
         self.publish();
         Ok(())
+    }
+
+    /// An action after the game's end, which the rules never see.
+    fn after_end_action(&self, seat: Player, kind: ActionKind, detail: String) -> StoredAction {
+        StoredAction {
+            seq: self.seq,
+            seat: seat.index(),
+            kind,
+            detail,
+            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
+            created_ms: now_ms(),
+        }
+    }
+
+    /// Stores an action after the game's end; on success the caller applies it.
+    async fn store_after_end(&mut self, seat: Player, kind: ActionKind, detail: String) -> Result<(), PerformError> {
+        let action = self.after_end_action(seat, kind, detail);
+        match self.store.append_action(&self.setup.id, &action, None, None).await {
+            Ok(()) => {
+                self.seq += 1;
+                Ok(())
+            }
+            Err(StoreError::Conflict) => {
+                self.catch_up().await;
+                Err(PerformError::Overtaken)
+            }
+            Err(e) => {
+                error!(game = %self.setup.id, "could not store a rematch answer: {e}");
+                Err(PerformError::Storage)
+            }
+        }
     }
 
     /// The human seat on its first turn, and when the game is aborted if it does not move. Bots
@@ -702,10 +929,18 @@ impl Room {
             clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
             created_ms: now_ms(),
         };
-        if let Err(e) = self.store.append_action(&self.setup.id, &stored, Some(&text), None).await {
-            error!(game = %self.setup.id, "could not store the abort: {e}");
-            self.retry_at = Some(Instant::now() + Duration::from_secs(1));
-            return;
+        match self.store.append_action(&self.setup.id, &stored, Some(&text), None).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict) => {
+                // Another process moved (or aborted) first: the game as it now stands decides.
+                self.catch_up().await;
+                return;
+            }
+            Err(e) => {
+                error!(game = %self.setup.id, "could not store the abort: {e}");
+                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                return;
+            }
         }
         info!(game = %self.setup.id, "{text}");
         self.seq += 1;
@@ -724,7 +959,8 @@ impl Room {
             return;
         }
         match self.perform(seat, Action::Flag).await {
-            Ok(()) => {}
+            // Overtaken: the game as it now stands is looked at again by the caller's loop.
+            Ok(()) | Err(PerformError::Overtaken) => {}
             Err(PerformError::Storage) => self.retry_at = Some(Instant::now() + Duration::from_secs(1)),
             Err(PerformError::Refused(e)) => {
                 // The rules allow no resignation now, so the flag cannot fall: the clock stops.
@@ -737,35 +973,48 @@ impl Room {
     }
 
     /// What the server does by itself after a change: a seat out of the game passes, bots
-    /// accept proposed alliances, and a bot to move starts thinking.
+    /// accept proposed alliances, and a bot to move starts thinking (on the game's owner).
     async fn after_change(&mut self) {
         if self.retry_at.is_some() || self.aborted.is_some() {
             return;
         }
-        while let Some(seat) = self.table.forced_pass() {
-            if let Err(e) = self.perform(seat, Action::Move("pass".into())).await {
-                warn!(game = %self.setup.id, "a forced pass could not be played: {}", e.message());
-                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
-                return;
-            }
-        }
-        // Bots agree to what they are asked: a proposed alliance, another player's takeback.
-        let alliance = self.table.pending_answers().iter().map(|seat| (seat, Action::Answer(true)));
-        let takeback = self.table.takeback_waiting().iter().map(|seat| (seat, Action::AnswerTakeback(true)));
-        for (seat, answer) in alliance.chain(takeback).collect::<Vec<_>>() {
-            if matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Bot { .. })) {
-                if let Err(e) = self.perform(seat, answer).await {
-                    warn!(game = %self.setup.id, "a bot could not answer: {}", e.message());
+        for _ in 0..MAX_RACES {
+            match self.forced_actions().await {
+                Ok(()) => {
+                    self.start_bot();
+                    return;
+                }
+                // Another process acted first: what is forced now is looked at again.
+                Err(PerformError::Overtaken) => continue,
+                Err(e) => {
+                    warn!(game = %self.setup.id, "the server's own action could not be played: {}", e.message());
                     self.retry_at = Some(Instant::now() + Duration::from_secs(1));
                     return;
                 }
             }
         }
-        self.start_bot();
+    }
+
+    /// Plays what nobody chooses: the passes of seats out of the game, and the bots' answers
+    /// (they agree to a proposed alliance and to another player's takeback). Any process may
+    /// play them: they are the same whoever does.
+    async fn forced_actions(&mut self) -> Result<(), PerformError> {
+        while let Some(seat) = self.table.forced_pass() {
+            self.perform(seat, Action::Move("pass".into())).await?;
+        }
+        let alliance = self.table.pending_answers().iter().map(|seat| (seat, Action::Answer(true)));
+        let takeback = self.table.takeback_waiting().iter().map(|seat| (seat, Action::AnswerTakeback(true)));
+        for (seat, answer) in alliance.chain(takeback).collect::<Vec<_>>() {
+            if matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Bot { .. })) {
+                self.perform(seat, answer).await?;
+            }
+        }
+        Ok(())
     }
 
     fn start_bot(&mut self) {
-        if self.bot_busy.is_some() {
+        // Only the owner thinks for the game's bots, so that no two processes do.
+        if self.bot_busy.is_some() || !self.instances.owns(&self.setup.id) {
             return;
         }
         let Some(seat) = self.table.clock_runner() else { return };
@@ -825,12 +1074,14 @@ impl Room {
             },
         };
         match self.perform(reply.seat, Action::Move(text.clone())).await {
-            Ok(()) => {}
+            // Overtaken: the game moved on elsewhere while the bot thought; it looks again.
+            Ok(()) | Err(PerformError::Overtaken) => {}
             Err(PerformError::Refused(e)) => {
                 // An engine bug must not stop the game: any legal move will do.
                 error!(game = %self.setup.id, "the bot's move {text} was refused: {e}");
                 if let Some(fallback) = self.any_legal_move() {
-                    if let Err(e) = self.perform(reply.seat, Action::Move(fallback)).await {
+                    let played = self.perform(reply.seat, Action::Move(fallback)).await;
+                    if let Err(e @ (PerformError::Refused(_) | PerformError::Storage)) = played {
                         warn!(game = %self.setup.id, "the bot's fallback move was not played: {}", e.message());
                         self.retry_at = Some(Instant::now() + Duration::from_secs(1));
                         return;
@@ -896,6 +1147,12 @@ impl Room {
         }
     }
 
+    /// Whether a seat has a connection open, here or through another process.
+    fn is_connected(&self, seat: Player) -> bool {
+        let i = seat.index();
+        self.connected[i] > 0 || self.connected_elsewhere.values().any(|counts| counts.get(i).is_some_and(|&n| n > 0))
+    }
+
     fn seats_view(&self) -> Vec<wire::SeatState> {
         let now = Instant::now();
         let table = &self.table;
@@ -904,7 +1161,7 @@ impl Room {
             .into_iter()
             .map(|seat| {
                 let (occupant, connected) = match &self.setup.seats[seat.index()] {
-                    SeatKind::Human { .. } => (wire::Occupant::Human, self.connected[seat.index()] > 0),
+                    SeatKind::Human { .. } => (wire::Occupant::Human, self.is_connected(seat)),
                     SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true),
                 };
                 wire::SeatState {

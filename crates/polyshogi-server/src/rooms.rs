@@ -4,6 +4,9 @@
 //! The map is locked only to look up or insert an entry, never across storage: each game being
 //! loaded has a cell of its own that its requests wait on, so loading (or failing to find) one
 //! game never holds up another.
+//!
+//! With other server processes on the database, what they store and who is connected through
+//! them reach the games here (`heard`); a game due to wake is loaded by its owner only.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -13,8 +16,9 @@ use tokio::sync::OnceCell;
 use tokio::task::AbortHandle;
 use tracing::error;
 
+use crate::instances::Instances;
 use crate::room::{now_ms, spawn_room, GameSetup, RoomHandle, RoomSettings};
-use crate::store::{Store, StoreError, StoredGame};
+use crate::store::{Change, Store, StoreError, StoredGame};
 use crate::tokens::is_game_id;
 use crate::uptime::Uptime;
 
@@ -27,6 +31,7 @@ pub struct Rooms {
     store: Arc<dyn Store>,
     settings: RoomSettings,
     uptime: Uptime,
+    instances: Arc<Instances>,
     live: Mutex<HashMap<String, Slot>>,
 }
 
@@ -61,7 +66,8 @@ impl std::fmt::Display for RoomError {
 
 impl Rooms {
     pub fn new(store: Arc<dyn Store>, settings: RoomSettings, uptime: Uptime) -> Rooms {
-        Rooms { store, settings, uptime, live: Mutex::new(HashMap::new()) }
+        let instances = Arc::new(Instances::new(store.instance()));
+        Rooms { store, settings, uptime, instances, live: Mutex::new(HashMap::new()) }
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -73,11 +79,65 @@ impl Rooms {
         self.live.lock().expect("not poisoned").len()
     }
 
-    /// Loads every unfinished game whose wake time is near (a clock to fall, a bot to move),
-    /// and forgets the games whose owners have stopped.
+    /// Reads which server processes serve the database; if that changed, every game here looks
+    /// again (it may own its timers and bots now, or a process's connections may be gone).
+    pub async fn refresh_instances(&self) -> Result<(), StoreError> {
+        if self.instances.refresh(self.store.as_ref()).await? {
+            self.nudge_all();
+        }
+        Ok(())
+    }
+
+    fn nudge_all(&self) {
+        for slot in self.live.lock().expect("not poisoned").values() {
+            if let Some(room) = slot.get() {
+                room.handle.nudge();
+            }
+        }
+    }
+
+    /// The game `id` if it is in memory (not loading it).
+    fn loaded(&self, id: &str) -> Option<RoomHandle> {
+        let live = self.live.lock().expect("not poisoned");
+        live.get(id).and_then(|slot| slot.get()).map(|room| room.handle.clone()).filter(|handle| !handle.is_closed())
+    }
+
+    /// Passes on what another server process did: a game it stored an action of looks again
+    /// (and is loaded, if this process owns it and it has something to do soon), and
+    /// connections it holds are shown.
+    pub async fn heard(&self, change: Change) {
+        match change {
+            Change::Stored { game_id, wake_ms, .. } => match self.loaded(&game_id) {
+                Some(handle) => handle.nudge(),
+                None => {
+                    let due = wake_ms.is_some_and(|at| at <= now_ms() + WAKE_AHEAD.as_millis() as i64);
+                    if due && self.instances.owns(&game_id) {
+                        if let Err(e) = self.get(&game_id).await {
+                            error!(game = %game_id, "not resumed: {e}");
+                        }
+                    }
+                }
+            },
+            Change::Presence { game_id, instance, connected } => {
+                if let Some(handle) = self.loaded(&game_id) {
+                    handle.connected_elsewhere(instance, connected);
+                }
+            }
+            Change::AskPresence { game_id, .. } => {
+                if let Some(handle) = self.loaded(&game_id) {
+                    handle.asked_presence();
+                }
+            }
+            // Anything may have been stored meanwhile.
+            Change::Missed => self.nudge_all(),
+        }
+    }
+
+    /// Loads every unfinished game this process owns whose wake time is near (a clock to fall,
+    /// a bot to move), and forgets the games whose owners have stopped.
     pub async fn wake_due(&self) -> Result<(), StoreError> {
         let ids = self.store.games_to_wake(now_ms() + WAKE_AHEAD.as_millis() as i64, WAKE_BATCH).await?;
-        for id in ids {
+        for id in ids.into_iter().filter(|id| self.instances.owns(id)) {
             if let Err(e) = self.get(&id).await {
                 error!(game = %id, "not resumed: {e}");
             }
@@ -140,7 +200,8 @@ impl Rooms {
 
     /// Starts the owner task of a stored game.
     fn start(&self, stored: StoredGame) -> Result<LiveRoom, RoomError> {
-        let (handle, task) = spawn_room(stored, self.store.clone(), self.settings, &self.uptime).map_err(RoomError::Broken)?;
+        let (handle, task) = spawn_room(stored, self.store.clone(), self.settings, &self.uptime, self.instances.clone())
+            .map_err(RoomError::Broken)?;
         Ok(LiveRoom { handle, task: task.abort_handle() })
     }
 

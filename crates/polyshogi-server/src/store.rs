@@ -1,14 +1,18 @@
 //! Storage of games: a small `Store` trait (what a live game needs from a database) and its
 //! sqlx implementation (`sql`), one set of portable SQL for SQLite files and PostgreSQL alike,
-//! whose writes go through one group-committing writer (`group_commit`).
+//! whose writes go through one group-committing writer (`group_commit`). On PostgreSQL every
+//! stored action is also announced to the other server processes on the database (`changes`).
 
+mod changes;
 mod group_commit;
 mod sql;
 
 use std::fmt;
 
 use async_trait::async_trait;
+use tokio::sync::mpsc;
 
+pub use changes::Change;
 pub use sql::{normalize_url, SqlStore};
 
 /// Why storage failed.
@@ -22,6 +26,9 @@ pub enum StoreError {
     Corrupt(String),
     /// The writer has stopped: the store is closed.
     Closed,
+    /// Another server process on the database stored an action of this game at the same place
+    /// first: nothing was written.
+    Conflict,
 }
 
 impl fmt::Display for StoreError {
@@ -32,6 +39,7 @@ impl fmt::Display for StoreError {
             StoreError::Migration(e) => write!(f, "database migration: {e}"),
             StoreError::Corrupt(what) => write!(f, "stored data cannot be read: {what}"),
             StoreError::Closed => write!(f, "the store is closed"),
+            StoreError::Conflict => write!(f, "another server stored an action of this game first"),
         }
     }
 }
@@ -72,10 +80,14 @@ pub enum ActionKind {
     /// After the end: every player agreed to a rematch; `detail` is the new game's id. Not a
     /// rule of the game either.
     Rematch,
+    /// After the end: a seat asks for a rematch (not every player has yet).
+    AskRematch,
+    /// After the end: a seat turns the rematch asked for down.
+    DeclineRematch,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 10] = [
+    pub const ALL: [ActionKind; 12] = [
         ActionKind::Move,
         ActionKind::Answer,
         ActionKind::Resign,
@@ -86,6 +98,8 @@ impl ActionKind {
         ActionKind::AnswerTakeback,
         ActionKind::Abort,
         ActionKind::Rematch,
+        ActionKind::AskRematch,
+        ActionKind::DeclineRematch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -100,6 +114,8 @@ impl ActionKind {
             ActionKind::AnswerTakeback => "takeback_answer",
             ActionKind::Abort => "abort",
             ActionKind::Rematch => "rematch",
+            ActionKind::AskRematch => "rematch_ask",
+            ActionKind::DeclineRematch => "rematch_decline",
         }
     }
 
@@ -149,15 +165,27 @@ pub struct Run {
 
 /// What a live game needs from storage. Every method is one atomic step: a game and its seats
 /// are created together, and an action is stored together with the game's finished mark.
+///
+/// Several server processes may share one database: an action's place (`seq`) is taken once,
+/// by whichever process stores it first; the others get `StoreError::Conflict` and read it.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
+    /// This process's name among the server processes on the database.
+    fn instance(&self) -> &str;
+    /// The server processes serving the database now, this one included, by `instance` name.
+    /// On SQLite only this one: processes there hear nothing of each other.
+    async fn live_instances(&self) -> Result<Vec<String>, StoreError>;
+    /// What the other processes store, as they store it (`None` on SQLite, or once taken).
+    fn take_changes(&self) -> Option<mpsc::UnboundedReceiver<Change>>;
+    /// Tells the other processes something that is not stored (who is connected to a game).
+    async fn announce(&self, change: &Change) -> Result<(), StoreError>;
     /// Stores a new game and its seats (its `actions` are ignored).
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError>;
     /// Stores the rematch `game` (as `create_game`) together with the `Rematch` action that
     /// links the finished game `from_id` to it.
     async fn create_rematch(&self, game: &StoredGame, from_id: &str, link: &StoredAction) -> Result<(), StoreError>;
-    /// Appends one action; `result` marks the game finished with that outcome text; `wake_ms`
-    /// replaces the game's.
+    /// Appends one action (`Conflict` if its `seq` is taken); `result` marks the game finished
+    /// with that outcome text; `wake_ms` replaces the game's.
     async fn append_action(
         &self,
         game_id: &str,
@@ -169,6 +197,8 @@ pub trait Store: Send + Sync + 'static {
     async fn set_wake(&self, game_id: &str, wake_ms: Option<i64>) -> Result<(), StoreError>;
     /// A game with all its actions, or `None` if there is no such game.
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    /// A game's actions from `seq` `from` on, in order.
+    async fn actions_since(&self, game_id: &str, from: i64) -> Result<Vec<StoredAction>, StoreError>;
     /// Unfinished games due to wake by `by_ms`, soonest first, at most `limit` of them.
     async fn games_to_wake(&self, by_ms: i64, limit: i64) -> Result<Vec<String>, StoreError>;
     /// Records the start of run `run` and answers every earlier run, oldest first.

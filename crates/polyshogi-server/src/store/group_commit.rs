@@ -2,12 +2,16 @@
 //! one transaction, and answers each only once that transaction is committed. A sync of the
 //! disk (or a round trip to PostgreSQL) is then paid once per batch rather than once per move,
 //! and SQLite never sees two writers fight over its lock.
+//!
+//! On PostgreSQL the same transaction announces the actions it stores to the other server
+//! processes (`changes`): they hear of an action when, and only if, it is committed.
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 use tracing::warn;
 
-use super::sql::apply_write;
+use super::changes::{self, Change, CHANNEL};
+use super::sql::{apply_write, Written};
 use super::{StoreError, StoredAction, StoredGame};
 
 /// The most writes committed together: bounds how long one commit holds the database.
@@ -26,6 +30,21 @@ pub(super) enum Write {
     Alive { run: String, alive_ms: i64 },
 }
 
+impl Write {
+    /// What the other server processes hear of this write once it is stored.
+    fn change(&self) -> Option<Change> {
+        match self {
+            Write::Action { game_id, action, result, wake_ms } => Some(Change::Stored {
+                game_id: game_id.clone(),
+                seq: action.seq,
+                wake_ms: if result.is_some() { None } else { *wake_ms },
+            }),
+            Write::Rematch { from_id, link, .. } => Some(Change::Stored { game_id: from_id.clone(), seq: link.seq, wake_ms: None }),
+            _ => None,
+        }
+    }
+}
+
 struct Request {
     write: Write,
     done: oneshot::Sender<Result<(), StoreError>>,
@@ -39,9 +58,11 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    pub fn start(pool: AnyPool) -> Writer {
+    /// Starts the writer on `pool`; with `announce_as` (PostgreSQL), every stored action is
+    /// announced to the other processes as coming from that instance.
+    pub fn start(pool: AnyPool, announce_as: Option<String>) -> Writer {
         let (queue, requests) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool.clone(), requests));
+        tokio::spawn(run(pool.clone(), requests, announce_as));
         Writer { queue, pool }
     }
 
@@ -58,14 +79,14 @@ impl Writer {
     }
 }
 
-async fn run(pool: AnyPool, mut requests: mpsc::Receiver<Request>) {
+async fn run(pool: AnyPool, mut requests: mpsc::Receiver<Request>, announce_as: Option<String>) {
+    let announce_as = announce_as.as_deref();
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while requests.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let result = commit(&pool, batch.iter().map(|r| &r.write)).await;
-        match result {
-            Ok(()) => {
-                for request in batch.drain(..) {
-                    let _ = request.done.send(Ok(()));
+        match commit(&pool, &batch, announce_as).await {
+            Ok(outcomes) => {
+                for (request, outcome) in batch.drain(..).zip(outcomes) {
+                    let _ = request.done.send(outcome);
                 }
             }
             Err(e) if batch.len() == 1 => {
@@ -75,20 +96,39 @@ async fn run(pool: AnyPool, mut requests: mpsc::Receiver<Request>) {
                 // One bad write must not fail the others: each is tried again on its own.
                 warn!("a batch of {} writes failed ({e}); storing them one by one", batch.len());
                 for request in batch.drain(..) {
-                    let result = commit(&pool, std::iter::once(&request.write)).await;
-                    let _ = request.done.send(result);
+                    let outcome = commit(&pool, std::slice::from_ref(&request), announce_as).await;
+                    let _ = request.done.send(outcome.and_then(|mut outcomes| outcomes.pop().expect("one outcome")));
                 }
             }
         }
     }
 }
 
-/// Stores `writes` in one transaction: all of them, or none.
-async fn commit(pool: &AnyPool, writes: impl Iterator<Item = &Write>) -> Result<(), StoreError> {
+/// Stores the writes of `requests` in one transaction, all of them or none, and answers each
+/// one's outcome: stored, or a conflict (its place was taken: nothing of it was written).
+async fn commit(
+    pool: &AnyPool,
+    requests: &[Request],
+    announce_as: Option<&str>,
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut tx = pool.begin().await?;
-    for write in writes {
-        apply_write(&mut tx, write).await?;
+    let mut outcomes = Vec::with_capacity(requests.len());
+    let mut stored = Vec::new();
+    for request in requests {
+        match apply_write(&mut tx, &request.write).await? {
+            Written::Done => {
+                stored.extend(request.write.change());
+                outcomes.push(Ok(()));
+            }
+            Written::Conflict => outcomes.push(Err(StoreError::Conflict)),
+        }
+    }
+    if let Some(instance) = announce_as {
+        // Delivered by PostgreSQL at the commit, and not at all if the transaction fails.
+        for payload in changes::encode(instance, &stored) {
+            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&mut *tx).await?;
+        }
     }
     tx.commit().await?;
-    Ok(())
+    Ok(outcomes)
 }

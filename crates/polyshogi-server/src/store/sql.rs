@@ -2,15 +2,18 @@
 //! the SQL of each write (which the group-commit writer runs, many to a transaction).
 
 use std::borrow::Cow;
-use std::sync::Once;
+use std::sync::{Arc, Mutex, Once};
 
 use async_trait::async_trait;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::mpsc;
 
+use super::changes::{self, Change, APPLICATION_PREFIX, CHANNEL};
 use super::group_commit::{Write, Writer};
 use super::{ActionKind, Run, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+use crate::tokens::new_game_id;
 
 /// The schema, as portable SQL (one set of migrations for both databases).
 const MIGRATIONS: [(i64, &str, &str); 2] = [
@@ -34,6 +37,11 @@ fn migrator() -> Migrator {
 pub struct SqlStore {
     pool: AnyPool,
     writer: Writer,
+    /// This process's name among those sharing the database.
+    instance: String,
+    postgres: bool,
+    /// What the other processes store (PostgreSQL), until the server takes it.
+    changes: Arc<Mutex<Option<mpsc::UnboundedReceiver<Change>>>>,
 }
 
 /// `sqlite:FILE` (created if missing), `postgres://…`, or a bare file path (SQLite).
@@ -96,9 +104,19 @@ impl SqlStore {
             sqlx::query("PRAGMA journal_mode = WAL").execute(&readers).await?;
         }
         migrator().run(&readers).await.map_err(StoreError::Migration)?;
+        let instance = new_game_id();
+        let postgres = !url.starts_with("sqlite:");
+        let mut changes = None;
+        if postgres {
+            // Listening before anything is written here: no change made from now on is missed.
+            let listener = changes::connect_listener(&url, &instance).await?;
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(changes::listen(listener, instance.clone(), tx));
+            changes = Some(rx);
+        }
         // The writer has a connection of its own, so that a flood of reads never delays a move.
-        let writer = Writer::start(open_pool(&url, 1).await?);
-        Ok(SqlStore { pool: readers, writer })
+        let writer = Writer::start(open_pool(&url, 1).await?, postgres.then(|| instance.clone()));
+        Ok(SqlStore { pool: readers, writer, instance, postgres, changes: Arc::new(Mutex::new(changes)) })
     }
 
     /// Closes every connection (waits for those in use).
@@ -135,16 +153,33 @@ fn read_action(row: &AnyRow) -> Result<StoredAction, StoreError> {
 
 pub(super) type Transaction = sqlx::Transaction<'static, sqlx::Any>;
 
+/// What became of one write.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Written {
+    Done,
+    /// The action's place in its game was taken (by another process): nothing was written.
+    Conflict,
+}
+
 /// Runs one write inside the writer's transaction.
-pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(), StoreError> {
+pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<Written, StoreError> {
     match write {
-        Write::Game(game) => insert_game(tx, game).await,
-        Write::Rematch { game, from_id, link } => {
+        Write::Game(game) => {
             insert_game(tx, game).await?;
-            insert_action(tx, from_id, link).await
+            Ok(Written::Done)
+        }
+        Write::Rematch { game, from_id, link } => {
+            // The link first: if its place is taken, the new game is not created either.
+            if insert_action(tx, from_id, link).await? == Written::Conflict {
+                return Ok(Written::Conflict);
+            }
+            insert_game(tx, game).await?;
+            Ok(Written::Done)
         }
         Write::Action { game_id, action, result, wake_ms } => {
-            insert_action(tx, game_id, action).await?;
+            if insert_action(tx, game_id, action).await? == Written::Conflict {
+                return Ok(Written::Conflict);
+            }
             match result {
                 Some(result) => {
                     sqlx::query("UPDATE games SET finished = 1, result = $1, wake_ms = NULL WHERE id = $2")
@@ -161,11 +196,11 @@ pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(
                         .await?
                 }
             };
-            Ok(())
+            Ok(Written::Done)
         }
         Write::Wake { game_id, wake_ms } => {
             sqlx::query("UPDATE games SET wake_ms = $1 WHERE id = $2").bind(*wake_ms).bind(game_id).execute(&mut **tx).await?;
-            Ok(())
+            Ok(Written::Done)
         }
         Write::RunStarted { run, started_ms } => {
             sqlx::query("INSERT INTO server_runs (id, started_ms, alive_ms) VALUES ($1, $2, $2)")
@@ -173,7 +208,7 @@ pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(
                 .bind(*started_ms)
                 .execute(&mut **tx)
                 .await?;
-            Ok(())
+            Ok(Written::Done)
         }
         Write::Alive { run, alive_ms } => {
             sqlx::query("UPDATE server_runs SET alive_ms = $1 WHERE id = $2")
@@ -181,7 +216,7 @@ pub(super) async fn apply_write(tx: &mut Transaction, write: &Write) -> Result<(
                 .bind(run)
                 .execute(&mut **tx)
                 .await?;
-            Ok(())
+            Ok(Written::Done)
         }
     }
 }
@@ -219,22 +254,62 @@ async fn insert_game(tx: &mut Transaction, game: &StoredGame) -> Result<(), Stor
     Ok(())
 }
 
-async fn insert_action(tx: &mut Transaction, game_id: &str, action: &StoredAction) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(game_id)
+/// Inserts an action, unless its place in the game is taken.
+async fn insert_action(tx: &mut Transaction, game_id: &str, action: &StoredAction) -> Result<Written, StoreError> {
+    let inserted = sqlx::query(
+        "INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (game_id, seq) DO NOTHING",
+    )
+    .bind(game_id)
         .bind(action.seq)
         .bind(action.seat as i64)
         .bind(action.kind.name())
         .bind(&action.detail)
         .bind(clocks_text(&action.clocks))
-        .bind(action.created_ms)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    .bind(action.created_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(if inserted.rows_affected() == 0 { Written::Conflict } else { Written::Done })
 }
 
 #[async_trait]
 impl Store for SqlStore {
+    fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    async fn live_instances(&self) -> Result<Vec<String>, StoreError> {
+        let mut live = vec![self.instance.clone()];
+        if self.postgres {
+            let rows = sqlx::query(
+                "SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1",
+            )
+            .bind(format!("{APPLICATION_PREFIX}%"))
+            .fetch_all(&self.pool)
+            .await?;
+            for row in rows {
+                let name: String = row.try_get("application_name")?;
+                live.extend(name.strip_prefix(APPLICATION_PREFIX).map(str::to_string));
+            }
+        }
+        live.sort_unstable();
+        live.dedup();
+        Ok(live)
+    }
+
+    fn take_changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
+        self.changes.lock().expect("not poisoned").take()
+    }
+
+    async fn announce(&self, change: &Change) -> Result<(), StoreError> {
+        if self.postgres {
+            for payload in changes::encode(&self.instance, std::slice::from_ref(change)) {
+                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&self.pool).await?;
+            }
+        }
+        Ok(())
+    }
+
     async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         self.writer.write(Write::Game(game.clone())).await
     }
@@ -312,6 +387,17 @@ impl Store for SqlStore {
             wake_ms: row.try_get("wake_ms")?,
             actions,
         }))
+    }
+
+    async fn actions_since(&self, game_id: &str, from: i64) -> Result<Vec<StoredAction>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, seat, kind, detail, clocks, created_ms FROM actions WHERE game_id = $1 AND seq >= $2 ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_action).collect()
     }
 
     async fn games_to_wake(&self, by_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
