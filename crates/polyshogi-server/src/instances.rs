@@ -7,6 +7,7 @@
 //! now: every process picks the same one from the same list, and when a process stops, only
 //! its games change hands.
 
+use std::collections::HashSet;
 use std::sync::RwLock;
 
 use sha2::{Digest, Sha256};
@@ -17,12 +18,14 @@ pub struct Instances {
     me: String,
     /// The processes serving the database, as last read (sorted; this one included).
     live: RwLock<Vec<String>>,
+    /// The processes that served the database and stopped.
+    gone: RwLock<HashSet<String>>,
 }
 
 impl Instances {
     /// Alone, until `refresh` finds others.
     pub fn new(me: &str) -> Instances {
-        Instances { me: me.to_string(), live: RwLock::new(vec![me.to_string()]) }
+        Instances { me: me.to_string(), live: RwLock::new(vec![me.to_string()]), gone: RwLock::default() }
     }
 
     pub fn me(&self) -> &str {
@@ -32,10 +35,7 @@ impl Instances {
     /// Whether this process runs game `game_id`'s timers and bots.
     pub fn owns(&self, game_id: &str) -> bool {
         let live = self.live.read().expect("not poisoned");
-        if live.len() <= 1 {
-            return true;
-        }
-        live.iter().max_by_key(|instance| score(instance, game_id)).is_some_and(|owner| *owner == self.me)
+        live.len() <= 1 || owner(&live, game_id) == Some(self.me.as_str())
     }
 
     /// Whether other processes serve the database too, as last read.
@@ -43,9 +43,10 @@ impl Instances {
         self.live.read().expect("not poisoned").len() > 1
     }
 
-    /// Whether `instance` is serving the database, as last read.
-    pub fn is_live(&self, instance: &str) -> bool {
-        self.live.read().expect("not poisoned").iter().any(|i| i == instance)
+    /// Whether `instance` has stopped serving the database (a process not seen yet has not:
+    /// it may have started since the last read).
+    pub fn is_gone(&self, instance: &str) -> bool {
+        self.gone.read().expect("not poisoned").contains(instance)
     }
 
     /// Reads which processes serve the database now; true if that changed.
@@ -57,6 +58,8 @@ impl Instances {
         }
         let mut current = self.live.write().expect("not poisoned");
         let changed = *current != live;
+        let departed = current.iter().filter(|instance| !live.contains(instance)).cloned();
+        self.gone.write().expect("not poisoned").extend(departed);
         *current = live;
         Ok(changed)
     }
@@ -67,6 +70,11 @@ impl Instances {
         *instances.live.write().unwrap() = live.iter().map(|i| i.to_string()).collect();
         instances
     }
+}
+
+/// Which of the `live` processes runs game `game_id`'s timers and bots.
+pub fn owner<'a>(live: &'a [String], game_id: &str) -> Option<&'a str> {
+    live.iter().max_by_key(|instance| score(instance, game_id)).map(String::as_str)
 }
 
 /// How much `instance` wants `game_id`: the highest score owns the game.
@@ -108,7 +116,7 @@ mod tests {
     fn alone_a_process_owns_everything() {
         let alone = Instances::new("a");
         assert!(alone.owns("anything"));
-        assert!(alone.is_live("a"));
-        assert!(!alone.is_live("b"));
+        assert!(!alone.is_shared());
+        assert!(!alone.is_gone("b"));
     }
 }

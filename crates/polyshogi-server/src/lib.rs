@@ -181,6 +181,11 @@ impl Server {
         self.addr
     }
 
+    /// This process's name among the server processes on the database.
+    pub fn instance(&self) -> &str {
+        self.app.rooms.store().instance()
+    }
+
     /// How many games are in memory (the others are only in storage).
     pub fn games_in_memory(&self) -> usize {
         self.app.rooms.live_count()

@@ -18,7 +18,7 @@ use polyshogi::with_game;
 use polyshogi_engine::Limits;
 use tokio::sync::{broadcast, mpsc, oneshot, Notify};
 use tokio::time::{sleep_until, Instant};
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::bots::Bot;
 use crate::instances::Instances;
@@ -610,7 +610,7 @@ impl Room {
     async fn heard(&mut self, news: Elsewhere) {
         match news {
             Elsewhere::Presence { instance, connected } => {
-                if self.instances.is_live(&instance) {
+                if !self.instances.is_gone(&instance) {
                     self.connected_elsewhere.insert(instance, connected);
                     self.publish();
                 }
@@ -623,7 +623,7 @@ impl Room {
     /// and does what the game's owner does if this process has become it.
     async fn look_again(&mut self) {
         let before = self.connected_elsewhere.len();
-        self.connected_elsewhere.retain(|instance, _| self.instances.is_live(instance));
+        self.connected_elsewhere.retain(|instance, _| !self.instances.is_gone(instance));
         if self.connected_elsewhere.len() != before {
             self.publish();
         }
@@ -772,6 +772,7 @@ impl Room {
         match self.store.append_action(&self.setup.id, &stored, result.as_deref(), wake_ms).await {
             Ok(()) => {}
             Err(StoreError::Conflict) => {
+                debug!(game = %self.setup.id, "another server stored an action first; reading it");
                 self.catch_up().await;
                 return Err(PerformError::Overtaken);
             }

@@ -80,20 +80,28 @@ impl Rooms {
     }
 
     /// Reads which server processes serve the database; if that changed, every game here looks
-    /// again (it may own its timers and bots now, or a process's connections may be gone).
+    /// again (it may own its timers and bots now, or a process's connections may be gone) and
+    /// tells who is connected to it here (a process that just started does not know).
     pub async fn refresh_instances(&self) -> Result<(), StoreError> {
         if self.instances.refresh(self.store.as_ref()).await? {
-            self.nudge_all();
+            for handle in self.loaded_all() {
+                handle.nudge();
+                handle.asked_presence();
+            }
         }
         Ok(())
     }
 
     fn nudge_all(&self) {
-        for slot in self.live.lock().expect("not poisoned").values() {
-            if let Some(room) = slot.get() {
-                room.handle.nudge();
-            }
+        for handle in self.loaded_all() {
+            handle.nudge();
         }
+    }
+
+    /// Every game in memory.
+    fn loaded_all(&self) -> Vec<RoomHandle> {
+        let live = self.live.lock().expect("not poisoned");
+        live.values().filter_map(|slot| slot.get()).map(|room| room.handle.clone()).collect()
     }
 
     /// The game `id` if it is in memory (not loading it).

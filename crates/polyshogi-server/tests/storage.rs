@@ -7,72 +7,14 @@
 
 mod common;
 
-use std::io::Write;
 use std::time::Duration;
 
 use common::*;
 use polyshogi_server::store::{ActionKind, Run, SqlStore, Store, StoredAction, StoredGame, StoredSeat};
 use serde_json::Value;
-use sqlx::Executor;
 
 fn sqlite_url(dir: &tempfile::TempDir) -> String {
     format!("sqlite:{}", dir.path().join("games.db").display())
-}
-
-/// A fresh PostgreSQL database for this test (and the name to drop afterwards, if it is one
-/// of its own), or `None` (with a notice) when none is configured.
-async fn postgres_url(test: &str) -> Option<(String, Option<String>)> {
-    let Ok(url) = std::env::var("POLYSHOGI_TEST_POSTGRES_URL") else {
-        if std::env::var("POLYSHOGI_REQUIRE_POSTGRES").as_deref() == Ok("1") {
-            panic!("POLYSHOGI_REQUIRE_POSTGRES=1 but POLYSHOGI_TEST_POSTGRES_URL is not set (run scripts/postgres.sh)");
-        }
-        // Written past the test harness's capture, so that a plain `cargo test` shows it.
-        let notice = format!("\nNOTICE: the PostgreSQL {test} test did not run: POLYSHOGI_TEST_POSTGRES_URL is not set (eval \"$(scripts/postgres.sh)\" sets it)\n");
-        let _ = std::io::stderr().write_all(notice.as_bytes());
-        return None;
-    };
-    // Each test gets a database of its own, so that games of earlier runs are not resumed.
-    let name = format!("polyshogi_test_{}_{}", test, polyshogi_server::tokens::new_game_id());
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&url).await.expect("PostgreSQL answers at POLYSHOGI_TEST_POSTGRES_URL");
-    match pool.execute(format!("CREATE DATABASE {name}").as_str()).await {
-        Ok(_) => {
-            pool.close().await;
-            Some((with_database(&url, &name), Some(name)))
-        }
-        Err(e) => {
-            eprintln!("NOTICE: cannot create a database of its own ({e}); {test} uses the one in the URL");
-            pool.close().await;
-            Some((url, None))
-        }
-    }
-}
-
-/// Drops a test's own database (best effort: a leftover only costs disk in a throwaway cluster).
-async fn drop_database(name: Option<String>) {
-    let (Some(name), Ok(url)) = (name, std::env::var("POLYSHOGI_TEST_POSTGRES_URL")) else { return };
-    if let Ok(pool) = sqlx::AnyPool::connect(&url).await {
-        if let Err(e) = pool.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await {
-            eprintln!("NOTICE: could not drop {name}: {e}");
-        }
-        pool.close().await;
-    }
-}
-
-/// The URL with its database name replaced.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (url, None),
-    };
-    let scheme_end = base.find("://").map_or(0, |i| i + 3);
-    let path_start = base[scheme_end..].find('/').map(|i| scheme_end + i).unwrap_or(base.len());
-    let mut out = format!("{}/{name}", &base[..path_start]);
-    if let Some(query) = query {
-        out.push('?');
-        out.push_str(query);
-    }
-    out
 }
 
 fn sample_game(id: &str) -> StoredGame {

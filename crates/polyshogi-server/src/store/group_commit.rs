@@ -39,7 +39,9 @@ impl Write {
                 seq: action.seq,
                 wake_ms: if result.is_some() { None } else { *wake_ms },
             }),
-            Write::Rematch { from_id, link, .. } => Some(Change::Stored { game_id: from_id.clone(), seq: link.seq, wake_ms: None }),
+            Write::Rematch { from_id, link, .. } => {
+                Some(Change::Stored { game_id: from_id.clone(), seq: link.seq, wake_ms: None })
+            }
             _ => None,
         }
     }

@@ -261,11 +261,11 @@ async fn insert_action(tx: &mut Transaction, game_id: &str, action: &StoredActio
          ON CONFLICT (game_id, seq) DO NOTHING",
     )
     .bind(game_id)
-        .bind(action.seq)
-        .bind(action.seat as i64)
-        .bind(action.kind.name())
-        .bind(&action.detail)
-        .bind(clocks_text(&action.clocks))
+    .bind(action.seq)
+    .bind(action.seat as i64)
+    .bind(action.kind.name())
+    .bind(&action.detail)
+    .bind(clocks_text(&action.clocks))
     .bind(action.created_ms)
     .execute(&mut **tx)
     .await?;
