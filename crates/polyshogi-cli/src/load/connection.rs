@@ -1,8 +1,10 @@
 //! One WebSocket connection of the load tool: a seat that plays a random legal move whenever
-//! it is its turn, at most as fast as the server's rate limit allows, or a spectator that only
-//! watches. Both time each move from its sending to its broadcast, matched by move count.
+//! it is its turn (one that keeps the game going, with `--from-ply`), at most as fast as the
+//! server's rate limit allows, or a spectator that only watches. Both time each move from its
+//! sending to its broadcast, matched by move count.
 
-use std::sync::Mutex;
+use std::borrow::Cow;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -14,6 +16,7 @@ use tokio::time::{sleep_until, timeout, Instant};
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use super::lasting::LastingGame;
 use super::protocol::{self, GameView, Update};
 use super::stats::Tally;
 
@@ -38,6 +41,11 @@ impl Window {
     fn measures(&self, sent: Instant) -> bool {
         sent >= self.measure_from && sent < self.stop_at
     }
+
+    /// A window that measures nothing and stops at `stop_at`: for the unmeasured prefix.
+    pub fn unmeasured(stop_at: Instant, drain: Duration) -> Window {
+        Window { measure_from: stop_at, stop_at, drain_until: stop_at + drain }
+    }
 }
 
 /// Shared by the connections of one game.
@@ -47,12 +55,33 @@ pub struct GameShared {
     /// Set when the game is given up (a seat's connection broke) or its seats are done: the
     /// other connections stop waiting.
     over: watch::Sender<bool>,
+    /// The tool's own copy of the game, with `--from-ply`: the seats pick moves that keep it
+    /// going, and play each on it as they pick it.
+    lasting: Option<Mutex<LastingGame>>,
+}
+
+/// What the seat to move sends.
+#[derive(Debug, PartialEq, Eq)]
+enum Choice<'m> {
+    Move(Cow<'m, str>),
+    Resign,
+    /// The tool's copy of the game no longer matches the server's.
+    Diverged,
 }
 
 impl GameShared {
-    pub fn new(max_plies: u32) -> GameShared {
+    pub fn new(max_plies: u32, lasting: Option<LastingGame>) -> GameShared {
         let plies = usize::try_from(max_plies).unwrap_or(usize::MAX).min(100_000);
-        GameShared { sent_at: Mutex::new(Vec::with_capacity(plies)), over: watch::Sender::new(false) }
+        GameShared {
+            sent_at: Mutex::new(Vec::with_capacity(plies)),
+            over: watch::Sender::new(false),
+            lasting: lasting.map(Mutex::new),
+        }
+    }
+
+    /// The tool's copy of the game, to play on after a reconnection.
+    pub fn into_lasting(self) -> Option<LastingGame> {
+        self.lasting.map(|lasting| lasting.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
     pub fn end(&self) {
@@ -72,6 +101,28 @@ impl GameShared {
         let sent_at = self.sent_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         sent_at.get(ply as usize - 1).copied().flatten()
     }
+
+    /// The move of the seat to move after `plies` moves, from the server's `legal_moves`: a
+    /// random one, or a resignation at `max_plies`; with the tool's own copy of the game, one
+    /// that keeps it going, whatever its length.
+    fn choose<'m>(&self, legal_moves: &[&'m str], plies: u32, max_plies: u32, rng: &mut SmallRng) -> Choice<'m> {
+        let Some(lasting) = &self.lasting else {
+            return match legal_moves.choose(rng) {
+                Some(text) if plies < max_plies => Choice::Move(Cow::Borrowed(text)),
+                _ => Choice::Resign,
+            };
+        };
+        let mut lasting: MutexGuard<LastingGame> = lasting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if lasting.plies() != plies as usize {
+            return Choice::Diverged;
+        }
+        match lasting.play_lasting_move(rng) {
+            // The server's list is the truth: a move outside it means the copy went wrong.
+            Some(text) if legal_moves.contains(&text.as_str()) => Choice::Move(Cow::Owned(text)),
+            None if legal_moves.is_empty() => Choice::Resign,
+            _ => Choice::Diverged,
+        }
+    }
 }
 
 /// How a seat plays.
@@ -79,8 +130,12 @@ impl GameShared {
 pub struct SeatRules {
     /// The least time between two messages of one connection (the server's rate limit).
     pub pace: Duration,
-    /// At this many moves, the seat to move resigns.
+    /// At this many moves, the seat to move resigns (not with the tool's own copy of the game,
+    /// which keeps games going).
     pub max_plies: u32,
+    /// At this many moves, the seats stop and close their connections, the game left going:
+    /// the end of the unmeasured prefix of `--from-ply`.
+    pub stop_at_ply: Option<u32>,
 }
 
 /// What a seat sent and waits to see broadcast.
@@ -170,7 +225,8 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
                         }
                         // A rate-limited message stays `ready` and goes again at the next pace.
                     }
-                    Ok(Update::State { legal_moves }) => {
+                    Ok(Update::State { legal_moves, whole }) => {
+                        tally.messages.record(whole, text.len(), window.measures(received));
                         match pending {
                             // Only this seat acts on its turn, so a newer state has its resignation.
                             Some(Pending::Resign) => {
@@ -183,13 +239,14 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
                                 accepted_in_game += 1;
                                 tally.accepted_total += 1;
                                 if window.measures(sent) {
-                                    tally.accepted_measured += 1;
-                                    tally.mover.record(received.saturating_duration_since(sent));
+                                    tally.record_measured_move(ply, received.saturating_duration_since(sent));
                                 }
                             }
                             Some(Pending::Move { .. }) | None => {}
                         }
-                        if view.finished {
+                        // Every seat sees the move that reaches the stop; its mover has just
+                        // counted it, so no move is left waiting.
+                        if view.finished || rules.stop_at_ply.is_some_and(|stop| view.plies >= stop) {
                             break;
                         }
                         if view.to_move == Some(me) && pending.is_none() && ready.is_none() && !stopping {
@@ -198,10 +255,20 @@ pub async fn play_seat(seat: Seat<'_>, game: &GameShared, window: Window, rules:
                                 game.end();
                                 break;
                             };
-                            ready_is_resign = view.plies >= rules.max_plies || legal_moves.is_empty();
-                            match legal_moves.choose(rng) {
-                                Some(text) if !ready_is_resign => protocol::write_move(&mut out, text),
-                                _ => protocol::write_resign(&mut out),
+                            match game.choose(&legal_moves, view.plies, rules.max_plies, rng) {
+                                Choice::Move(text) => {
+                                    protocol::write_move(&mut out, &text);
+                                    ready_is_resign = false;
+                                }
+                                Choice::Resign => {
+                                    protocol::write_resign(&mut out);
+                                    ready_is_resign = true;
+                                }
+                                Choice::Diverged => {
+                                    tally.errors.diverged += 1;
+                                    game.end();
+                                    break;
+                                }
                             }
                             ready = Some(Utf8Bytes::from(std::mem::take(&mut out)));
                         }
@@ -270,7 +337,8 @@ pub async fn watch_game(mut socket: Socket, mut view: GameView, game: &GameShare
                     }
                     Ok(Update::Stale) => {}
                     Ok(Update::Refused(_)) => tally.errors.refused += 1,
-                    Ok(Update::State { .. }) => {
+                    Ok(Update::State { whole, .. }) => {
+                        tally.messages.record(whole, text.len(), window.measures(received));
                         // States may skip moves (the server sends a slow connection only the
                         // newest): every move between the last state and this one is timed.
                         for ply in seen.map_or(view.plies + 1, |seen| seen + 1)..=view.plies {

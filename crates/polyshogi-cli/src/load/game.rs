@@ -1,5 +1,6 @@
 //! One game slot of the load tool: creates a game with every seat human, connects its seats and
-//! spectators, plays it to its end, and starts the next one, until the run stops.
+//! spectators, plays it to its end, and starts the next one, until the run stops. With
+//! `--from-ply`, a slot first plays one game to that ply (the prefix), then plays only it on.
 
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use rand::SeedableRng;
 use tokio::time::{sleep_until, timeout, Instant};
 
 use super::connection::{self, GameShared, Seat, SeatRules, Socket, Window};
+use super::lasting::LastingGame;
 use super::protocol::{self, Created, GameView};
 use super::stats::Tally;
 
@@ -31,6 +33,28 @@ pub struct SlotPlan {
     pub rules: SeatRules,
     pub window: Window,
     pub seed: u64,
+    /// 0: random games, each replaced when it ends. N: games kept going (the tool plays each
+    /// too), every slot's played to ply N by `prepare_slot` before `run_slot` plays it on.
+    pub from_ply: u32,
+}
+
+impl SlotPlan {
+    /// The plan of the prefix: no spectators, nothing measured, the seats stopping at the ply.
+    pub fn for_prefix(&self, stop_at: Instant, drain: Duration) -> SlotPlan {
+        SlotPlan {
+            spectators: 0,
+            rules: SeatRules { stop_at_ply: Some(self.from_ply), ..self.rules },
+            window: Window::unmeasured(stop_at, drain),
+            ..self.clone()
+        }
+    }
+}
+
+/// A game played to the prefix's ply, its seats disconnected, to be played on.
+pub struct PreparedGame {
+    created: Created,
+    lasting: LastingGame,
+    accepted_moves: u64,
 }
 
 /// A game the tool played and the moves the server accepted in it.
@@ -40,8 +64,17 @@ pub struct PlayedGame {
     pub accepted_moves: u64,
 }
 
-/// Plays games one after another in slot `slot` until the run stops.
-pub async fn run_slot(slot: usize, plan: &SlotPlan) -> (Tally, Vec<PlayedGame>) {
+/// Plays games one after another in slot `slot` until the run stops; with `--from-ply`, only its
+/// prepared game, if it has one (a new game would be measured from its first move).
+pub async fn run_slot(slot: usize, plan: &SlotPlan, prepared: Option<PreparedGame>) -> (Tally, Vec<PlayedGame>) {
+    if plan.from_ply > 0 {
+        let Some(PreparedGame { created, lasting, accepted_moves }) = prepared else {
+            return (Tally::default(), Vec::new());
+        };
+        let seed = mix(plan.seed, slot as u64, u64::from(MAX_GAMES_PER_SLOT));
+        let (tally, accepted_after, _) = play_game(plan, &created, seed, Some(lasting)).await;
+        return (tally, vec![PlayedGame { id: created.id, accepted_moves: accepted_moves + accepted_after }]);
+    }
     let mut tally = Tally::default();
     let mut played = Vec::new();
     for game_number in 0..MAX_GAMES_PER_SLOT {
@@ -57,11 +90,46 @@ pub async fn run_slot(slot: usize, plan: &SlotPlan) -> (Tally, Vec<PlayedGame>) 
             }
         };
         let seed = mix(plan.seed, slot as u64, u64::from(game_number));
-        let (game_tally, accepted_moves) = play_game(plan, &created, seed).await;
+        let (game_tally, accepted_moves, _) = play_game(plan, &created, seed, None).await;
         tally.merge(game_tally);
         played.push(PlayedGame { id: created.id, accepted_moves });
     }
     (tally, played)
+}
+
+/// Plays games in slot `slot` (under `SlotPlan::for_prefix`), the tool's copy of each from
+/// `start`, until one reaches the prefix's ply still going, and answers it; `None` if none did
+/// before the plan's stop. The games that did not make it (a broken connection, or an end the
+/// tool could not avoid) are in the list.
+pub async fn prepare_slot(slot: usize, plan: &SlotPlan, start: &LastingGame) -> (Tally, Option<PreparedGame>, Vec<PlayedGame>) {
+    let mut tally = Tally::default();
+    let mut given_up = Vec::new();
+    for game_number in 0..MAX_GAMES_PER_SLOT {
+        if Instant::now() >= plan.window.stop_at {
+            break;
+        }
+        let created = match create_game(plan).await {
+            Ok(created) => created,
+            Err(()) => {
+                tally.errors.http += 1;
+                sleep_until((Instant::now() + RETRY_AFTER).min(plan.window.stop_at)).await;
+                continue;
+            }
+        };
+        // Seeds apart from the measured run's (whose games are numbered from the top).
+        let seed = mix(plan.seed, slot as u64, u64::from(game_number));
+        let (game_tally, accepted_moves, lasting) = play_game(plan, &created, seed, Some(start.clone())).await;
+        tally.merge(game_tally);
+        // Every seat counts its own moves as their broadcasts come, and stops at the ply only
+        // once its last move is counted: the count is the server's.
+        match lasting {
+            Some(lasting) if accepted_moves == u64::from(plan.from_ply) && !lasting.is_over() => {
+                return (tally, Some(PreparedGame { created, lasting, accepted_moves }), given_up);
+            }
+            _ => given_up.push(PlayedGame { id: created.id, accepted_moves }),
+        }
+    }
+    (tally, None, given_up)
 }
 
 /// `POST /api/games`; `Err` for no answer, an error status or an unreadable reply.
@@ -79,8 +147,15 @@ async fn create_game(plan: &SlotPlan) -> Result<Created, ()> {
     Ok(created)
 }
 
-/// Connects every seat and spectator of a created game and plays it to its end (or the run's).
-async fn play_game(plan: &SlotPlan, created: &Created, seed: u64) -> (Tally, u64) {
+/// Connects every seat and spectator of a created game and plays it to its end (or the run's,
+/// or the plan's stop ply). Answers what it counted, the moves accepted, and the tool's copy of
+/// the game when it keeps one.
+async fn play_game(
+    plan: &SlotPlan,
+    created: &Created,
+    seed: u64,
+    lasting: Option<LastingGame>,
+) -> (Tally, u64, Option<LastingGame>) {
     let mut tally = Tally::default();
     let ws_url = format!("{}/api/games/{}/ws", plan.base_url.replacen("http://", "ws://", 1), created.id);
     let connections = plan.seats.len() + plan.spectators;
@@ -88,10 +163,10 @@ async fn play_game(plan: &SlotPlan, created: &Created, seed: u64) -> (Tally, u64
     let failed = opened.iter().filter(|socket| socket.is_none()).count();
     if failed > 0 {
         tally.errors.connect_failed += failed as u64;
-        return (tally, 0);
+        return (tally, 0, lasting);
     }
     let mut sockets = opened.into_iter().flatten();
-    let game = GameShared::new(plan.rules.max_plies);
+    let game = GameShared::new(plan.rules.max_plies, lasting);
     let view = GameView::new(plan.seats.clone());
     let mut rngs: Vec<SmallRng> = (0..plan.seats.len()).map(|seat| SmallRng::seed_from_u64(mix(seed, seat as u64, 0))).collect();
     let seat_sockets: Vec<Socket> = sockets.by_ref().take(plan.seats.len()).collect();
@@ -117,7 +192,7 @@ async fn play_game(plan: &SlotPlan, created: &Created, seed: u64) -> (Tally, u64
     for spectator_tally in spectator_tallies {
         tally.merge(spectator_tally);
     }
-    (tally, accepted)
+    (tally, accepted, game.into_lasting())
 }
 
 /// Opens one WebSocket, with Nagle's algorithm off (small moves go out at once).

@@ -2,11 +2,13 @@
 //! random legal moves (and optional spectators), and reports moves/s, latencies and errors.
 //!
 //! `protocol` reads and writes the messages, `connection` is one seat or spectator, `game` one
-//! game slot, `stats` the counting and `report` the printing.
+//! game slot, `lasting` the tool's own copy of a game kept going (`--from-ply`), `stats` the
+//! counting and `report` the printing.
 
 mod connection;
 mod flood;
 mod game;
+mod lasting;
 pub mod protocol;
 mod report;
 pub mod stats;
@@ -19,15 +21,19 @@ use tokio::time::Instant;
 use self::connection::{SeatRules, Window};
 pub use self::flood::FloodTally;
 pub use self::game::PlayedGame;
-use self::game::SlotPlan;
+use self::game::{PreparedGame, SlotPlan};
+use self::lasting::LastingGame;
 use self::protocol::VariantSeats;
-pub use self::report::{Memory, Report};
+pub use self::report::{Memory, Prefix, Report};
 use self::stats::Tally;
 
 /// The server's per-connection limit (docs/API.md): 20 messages a second.
 pub const SERVER_MESSAGES_PER_SECOND: f64 = 20.0;
 /// How long, after the run stops, a seat waits for the broadcast of a move it already sent.
 const DRAIN: Duration = Duration::from_secs(5);
+/// The prefix of `--from-ply` may take this long beyond one pace per move (twice what two seats,
+/// each moving at its own pace, need), before the slots still short of the ply are left out.
+const PREFIX_SLACK: Duration = Duration::from_secs(60);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct LoadArgs {
@@ -52,6 +58,12 @@ pub struct LoadArgs {
     /// At this many moves the seat to move resigns and a new game takes the slot.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+    /// Measure games this many moves long: every slot first plays one game to this ply, unmeasured
+    /// (the prefix), then the warm-up and the measured seconds play it on. The seats choose
+    /// moves that keep games going (no mate, check, or position seen before; --max-plies does not
+    /// apply), and a game that ends anyway is not replaced. 0: off.
+    #[arg(long, default_value_t = 0)]
+    pub from_ply: u32,
     /// Seed of the random move choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -122,30 +134,50 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
     runtime.block_on(async {
         let http = reqwest::Client::builder().no_proxy().build().context("an HTTP client")?;
         let seats = variant_seats(&http, &base_url, &args.variant).await?;
+        // The tool plays the games of `--from-ply` itself too: it must know the variant.
+        let lasting_start = match args.from_ply {
+            0 => None,
+            _ => Some(LastingGame::new(&args.variant).map_err(|e| anyhow!("--from-ply: {e}"))?),
+        };
         let memory_start = args.server_pid.and_then(report::server_rss_kb);
+        let mut plan = SlotPlan {
+            http,
+            base_url,
+            variant: args.variant.clone(),
+            seats: seats.clone(),
+            spectators: args.spectators,
+            rules: SeatRules { pace, max_plies: args.max_plies, stop_at_ply: None },
+            // Set below, once the prefix (if any) is played.
+            window: Window::unmeasured(Instant::now(), DRAIN),
+            seed: args.seed,
+            from_ply: args.from_ply,
+        };
+        let mut tally = Tally::default();
+        let mut games = Vec::new();
+        let (prepared, prefix) = if let Some(lasting_start) = &lasting_start {
+            let (prefix_tally, prefix_games, prepared, prefix) = play_prefixes(&plan, args.games, lasting_start).await?;
+            tally.merge(prefix_tally);
+            games.extend(prefix_games);
+            (prepared, Some(prefix))
+        } else {
+            (Vec::new(), None)
+        };
         let start = Instant::now();
         let window = Window {
             measure_from: start + warmup,
             stop_at: start + warmup + measured,
             drain_until: start + warmup + measured + DRAIN,
         };
-        let plan = SlotPlan {
-            http,
-            base_url,
-            variant: args.variant.clone(),
-            seats: seats.clone(),
-            spectators: args.spectators,
-            rules: SeatRules { pace, max_plies: args.max_plies },
-            window,
-            seed: args.seed,
-        };
+        plan.window = window;
         let flooding = (args.unknown_ids > 0.0).then(|| {
             tokio::spawn(flood::flood(plan.http.clone(), plan.base_url.clone(), args.unknown_ids, window.stop_at, args.seed))
         });
         let mut slots = tokio::task::JoinSet::new();
+        let mut prepared = prepared.into_iter();
         for slot in 0..args.games {
             let plan = plan.clone();
-            slots.spawn(async move { game::run_slot(slot, &plan).await });
+            let prepared = prepared.next().flatten();
+            slots.spawn(async move { game::run_slot(slot, &plan, prepared).await });
         }
         // Read while the games still run (the slots stop at `stop_at`).
         let at_stop = tokio::spawn({
@@ -158,8 +190,6 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
                 (pid.and_then(report::server_rss_kb), cpu)
             }
         });
-        let mut tally = Tally::default();
-        let mut games = Vec::new();
         while let Some(done) = slots.join_next().await {
             let (slot_tally, played) = done.map_err(|e| anyhow!("a game slot failed: {e}"))?;
             tally.merge(slot_tally);
@@ -184,8 +214,44 @@ pub fn run(args: &LoadArgs) -> Result<Report> {
             memory,
             server_cpu_ms,
             unknown_ids,
+            prefix,
         })
     })
+}
+
+/// The prefix of `--from-ply`: every slot plays a game to that ply, all at once. Answers what
+/// the seats counted, every game played, and each slot's prepared game (`None` for a slot
+/// whose games all fell short).
+async fn play_prefixes(
+    plan: &SlotPlan,
+    slots: usize,
+    lasting_start: &LastingGame,
+) -> Result<(Tally, Vec<PlayedGame>, Vec<Option<PreparedGame>>, Prefix)> {
+    let start = Instant::now();
+    let patience = plan.rules.pace.saturating_mul(plan.from_ply) + PREFIX_SLACK;
+    let prefix_plan = plan.for_prefix(start + patience, DRAIN);
+    let mut running = tokio::task::JoinSet::new();
+    for slot in 0..slots {
+        let prefix_plan = prefix_plan.clone();
+        let lasting_start = lasting_start.clone();
+        running.spawn(async move { (slot, game::prepare_slot(slot, &prefix_plan, &lasting_start).await) });
+    }
+    let mut tally = Tally::default();
+    let mut games = Vec::new();
+    let mut prepared: Vec<Option<PreparedGame>> = (0..slots).map(|_| None).collect();
+    while let Some(done) = running.join_next().await {
+        let (slot, (slot_tally, slot_game, given_up)) = done.map_err(|e| anyhow!("a game slot's prefix failed: {e}"))?;
+        tally.merge(slot_tally);
+        games.extend(given_up);
+        prepared[slot] = slot_game;
+    }
+    let prefix = Prefix {
+        ply: plan.from_ply,
+        games_reaching_it: prepared.iter().flatten().count(),
+        games_falling_short: games.len(),
+        duration: start.elapsed(),
+    };
+    Ok((tally, games, prepared, prefix))
 }
 
 /// The URL without its trailing slash; only `http://` (WebSockets then go to `ws://`).

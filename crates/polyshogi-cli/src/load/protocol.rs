@@ -32,8 +32,8 @@ pub struct GameView {
 #[derive(Debug)]
 pub enum Update<'m> {
     /// A newer state or update: the view moved on. `legal_moves` are those of the seat to move (empty
-    /// once the game is over).
-    State { legal_moves: LegalMoves<'m> },
+    /// once the game is over); `whole` for a `state` (every move of the game), not an `update`.
+    State { legal_moves: LegalMoves<'m>, whole: bool },
     /// A state or update no newer than the view: a seat connecting or leaving, or a rematch
     /// asked for, changes no move.
     Stale,
@@ -124,6 +124,7 @@ impl GameView {
                     .ok_or_else(|| ProtocolError(format!("unknown seat to move: {name}")))?,
             ),
         };
+        let whole = message.kind == "state";
         let kept = match (message.kind.as_ref(), game.moves_from) {
             ("state", _) => 0,
             (_, Some(kept)) if kept <= self.plies as usize => kept,
@@ -135,7 +136,7 @@ impl GameView {
         self.to_move = to_move;
         self.finished = game.outcome.is_some();
         self.fresh = false;
-        Ok(Update::State { legal_moves: LegalMoves(game.legal_moves) })
+        Ok(Update::State { legal_moves: LegalMoves(game.legal_moves), whole })
     }
 }
 
@@ -218,7 +219,7 @@ mod tests {
     fn a_state_moves_the_view_on() {
         let mut view = view();
         let text = r#"{"type":"state","game":{"id":"x","version":3,"to_move":"White","board":[],"legal_moves":["P1a-1b","K*2c"],"outcome":null,"moves":[{"ply":1},{"ply":2},{"ply":3}],"you":"White"}}"#;
-        let Update::State { legal_moves } = view.apply(text).unwrap() else { panic!("a state") };
+        let Update::State { legal_moves, whole: true } = view.apply(text).unwrap() else { panic!("a state") };
         assert_eq!(legal_moves.texts().unwrap(), ["P1a-1b", "K*2c"]);
         assert_eq!((view.version, view.plies, view.to_move, view.finished), (3, 3, Some(1), false));
         assert!(matches!(view.apply(text).unwrap(), Update::Stale));
@@ -232,7 +233,7 @@ mod tests {
         )
         .unwrap();
         let update = r#"{"type":"update","game":{"version":4,"to_move":"Black","legal_moves":["P1a-1b"],"outcome":null,"moves_from":3,"moves":[{}]}}"#;
-        let Update::State { legal_moves } = view.apply(update).unwrap() else { panic!("an update") };
+        let Update::State { legal_moves, whole: false } = view.apply(update).unwrap() else { panic!("an update") };
         assert_eq!(legal_moves.texts().unwrap(), ["P1a-1b"]);
         assert_eq!((view.version, view.plies, view.to_move), (4, 4, Some(0)));
         // A takeback keeps fewer moves than the view has.

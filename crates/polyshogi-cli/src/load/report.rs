@@ -38,6 +38,18 @@ pub fn server_rss_kb(pid: u32) -> Option<u64> {
     line.trim_start_matches("VmRSS:").trim().trim_end_matches("kB").trim().parse().ok()
 }
 
+/// The unmeasured prefix of a `--from-ply` run.
+#[derive(Debug, Clone, Copy)]
+pub struct Prefix {
+    /// The ply every game was played to.
+    pub ply: u32,
+    /// Slots whose game reached it, still going (and was then played on, measured).
+    pub games_reaching_it: usize,
+    /// Games given up before it (a broken connection, or an end the tool could not avoid).
+    pub games_falling_short: usize,
+    pub duration: Duration,
+}
+
 #[derive(Debug, Clone)]
 pub struct Report {
     pub games_at_once: usize,
@@ -55,12 +67,20 @@ pub struct Report {
     pub server_cpu_ms: Option<u64>,
     /// The requests for unknown games, when asked for.
     pub unknown_ids: Option<FloodTally>,
+    /// With `--from-ply`.
+    pub prefix: Option<Prefix>,
 }
 
 impl Report {
     /// Moves accepted per second of the measured window.
     pub fn moves_per_second(&self) -> f64 {
         self.tally.accepted_measured as f64 / self.measured.as_secs_f64()
+    }
+
+    /// The server's CPU time in the measured window per move accepted in it, in µs.
+    pub fn server_cpu_us_per_move(&self) -> Option<f64> {
+        let cpu_ms = self.server_cpu_ms?;
+        (self.tally.accepted_measured > 0).then(|| cpu_ms as f64 * 1000.0 / self.tally.accepted_measured as f64)
     }
 
     pub fn to_text(&self) -> String {
@@ -76,9 +96,24 @@ impl Report {
             self.warmup.as_secs_f64(),
             self.seed
         );
+        if let Some(prefix) = self.prefix {
+            let _ = writeln!(
+                text,
+                "prefix: {} of {} games played to ply {} in {:.1} s, not measured ({} games fell short)",
+                prefix.games_reaching_it,
+                self.games_at_once,
+                prefix.ply,
+                prefix.duration.as_secs_f64(),
+                prefix.games_falling_short
+            );
+        }
+        let plies = match self.tally.measured_plies {
+            Some((low, high)) => format!("; plies {low} to {high}"),
+            None => String::new(),
+        };
         let _ = writeln!(
             text,
-            "accepted moves: {} in the measured window, {:.1}/s ({} games played, {} moves in all)",
+            "accepted moves: {} in the measured window, {:.1}/s ({} games played, {} moves in all{plies})",
             self.tally.accepted_measured,
             self.moves_per_second(),
             self.games.len(),
@@ -106,12 +141,20 @@ impl Report {
                 flood.sent, flood.not_found, flood.other
             );
         }
-        if let (Some(cpu_ms), true) = (self.server_cpu_ms, self.tally.accepted_measured > 0) {
+        if let (Some(cpu_ms), Some(per_move)) = (self.server_cpu_ms, self.server_cpu_us_per_move()) {
             let _ = writeln!(
                 text,
-                "server CPU in the measured window: {:.2} s, {:.0} µs per accepted move",
-                cpu_ms as f64 / 1000.0,
-                cpu_ms as f64 * 1000.0 / self.tally.accepted_measured as f64
+                "server CPU in the measured window: {:.2} s, {per_move:.0} µs per accepted move",
+                cpu_ms as f64 / 1000.0
+            );
+        }
+        let messages = self.tally.messages;
+        if let Some(mean) = messages.mean_update_bytes() {
+            let _ = writeln!(
+                text,
+                "server messages: updates in the measured window {mean:.0} bytes on average ({}); largest whole state {:.1} kB",
+                messages.updates_measured,
+                messages.largest_state_bytes as f64 / 1000.0
             );
         }
         if self.memory.start_kb.is_some() || self.memory.end_kb.is_some() {
@@ -145,6 +188,19 @@ impl Report {
             "spectator_latency_ms": latency_json(&self.tally.spectator),
             "errors": errors,
             "server_cpu_ms": self.server_cpu_ms,
+            "server_cpu_us_per_move": self.server_cpu_us_per_move(),
+            "measured_plies": self.tally.measured_plies.map(|(low, high)| json!([low, high])),
+            "prefix": self.prefix.map(|p| json!({
+                "ply": p.ply,
+                "games_reaching_it": p.games_reaching_it,
+                "games_falling_short": p.games_falling_short,
+                "seconds": p.duration.as_secs_f64(),
+            })),
+            "messages": {
+                "largest_state_bytes": self.tally.messages.largest_state_bytes,
+                "updates_measured": self.tally.messages.updates_measured,
+                "mean_update_bytes": self.tally.messages.mean_update_bytes(),
+            },
             "unknown_ids": self.unknown_ids.map(|f| json!({ "sent": f.sent, "not_found": f.not_found, "other": f.other })),
             "server_rss_kb": {
                 "start": self.memory.start_kb,

@@ -79,6 +79,8 @@ pub struct Errors {
     pub unreadable: u64,
     /// Moves sent whose broadcast had not come when the run stopped waiting.
     pub unconfirmed: u64,
+    /// Games whose copy in the tool (`--from-ply`) stopped matching the server's.
+    pub diverged: u64,
 }
 
 impl Errors {
@@ -90,6 +92,7 @@ impl Errors {
         self.http += other.http;
         self.unreadable += other.unreadable;
         self.unconfirmed += other.unconfirmed;
+        self.diverged += other.diverged;
     }
 
     pub fn total(&self) -> u64 {
@@ -100,10 +103,11 @@ impl Errors {
             + self.http
             + self.unreadable
             + self.unconfirmed
+            + self.diverged
     }
 
     /// Each kind with its name, for printing.
-    pub fn by_kind(&self) -> [(&'static str, u64); 7] {
+    pub fn by_kind(&self) -> [(&'static str, u64); 8] {
         [
             ("rate_limited", self.rate_limited),
             ("refused", self.refused),
@@ -112,7 +116,41 @@ impl Errors {
             ("http", self.http),
             ("unreadable", self.unreadable),
             ("unconfirmed", self.unconfirmed),
+            ("diverged", self.diverged),
         ]
+    }
+}
+
+/// The sizes of the server's messages that moved a connection's view of its game on.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct MessageSizes {
+    /// The largest whole state (a `state`, with every move of the game) seen in the run: a
+    /// connection's first message, so for a `--from-ply` run one at about that ply.
+    pub largest_state_bytes: usize,
+    /// Updates (only what changed) received in the measured window, and their bytes.
+    pub updates_measured: u64,
+    pub update_bytes_measured: u64,
+}
+
+impl MessageSizes {
+    pub fn record(&mut self, whole_state: bool, bytes: usize, in_measured_window: bool) {
+        if whole_state {
+            self.largest_state_bytes = self.largest_state_bytes.max(bytes);
+        } else if in_measured_window {
+            self.updates_measured += 1;
+            self.update_bytes_measured += bytes as u64;
+        }
+    }
+
+    pub fn merge(&mut self, other: MessageSizes) {
+        self.largest_state_bytes = self.largest_state_bytes.max(other.largest_state_bytes);
+        self.updates_measured += other.updates_measured;
+        self.update_bytes_measured += other.update_bytes_measured;
+    }
+
+    /// The mean size of the updates of the measured window, in bytes.
+    pub fn mean_update_bytes(&self) -> Option<f64> {
+        (self.updates_measured > 0).then(|| self.update_bytes_measured as f64 / self.updates_measured as f64)
     }
 }
 
@@ -121,6 +159,8 @@ impl Errors {
 pub struct Tally {
     /// Moves whose broadcast came back, sent inside the measured window.
     pub accepted_measured: u64,
+    /// The lowest and highest move numbers (plies) among `accepted_measured`.
+    pub measured_plies: Option<(u32, u32)>,
     /// Every move whose broadcast came back, warm-up included.
     pub accepted_total: u64,
     /// From sending a move to seeing it on the mover's own connection (measured window only).
@@ -128,15 +168,32 @@ pub struct Tally {
     /// From sending a move to seeing it on a spectator's connection (measured window only).
     pub spectator: Latencies,
     pub errors: Errors,
+    pub messages: MessageSizes,
 }
 
 impl Tally {
+    /// A move sent in the measured window, move number `ply`, seen back by its mover after `latency`.
+    pub fn record_measured_move(&mut self, ply: u32, latency: Duration) {
+        self.accepted_measured += 1;
+        self.mover.record(latency);
+        self.note_measured_plies(Some((ply, ply)));
+    }
+
+    fn note_measured_plies(&mut self, plies: Option<(u32, u32)>) {
+        self.measured_plies = match (self.measured_plies, plies) {
+            (Some((low, high)), Some((other_low, other_high))) => Some((low.min(other_low), high.max(other_high))),
+            (mine, theirs) => mine.or(theirs),
+        };
+    }
+
     pub fn merge(&mut self, other: Tally) {
         self.accepted_measured += other.accepted_measured;
+        self.note_measured_plies(other.measured_plies);
         self.accepted_total += other.accepted_total;
         self.mover.merge(other.mover);
         self.spectator.merge(other.spectator);
         self.errors.merge(other.errors);
+        self.messages.merge(other.messages);
     }
 }
 
@@ -156,6 +213,21 @@ mod tests {
         assert_eq!(summary.max, Duration::from_millis(100));
         assert_eq!(summary.samples, 100);
         assert_eq!(Latencies::default().summary(), None);
+    }
+
+    #[test]
+    fn merged_tallies_keep_the_range_of_measured_plies() {
+        let mut first = Tally::default();
+        first.record_measured_move(12, Duration::from_millis(1));
+        first.record_measured_move(15, Duration::from_millis(1));
+        let mut second = Tally::default();
+        second.record_measured_move(9, Duration::from_millis(1));
+        let mut run = Tally::default();
+        run.merge(first);
+        assert_eq!(run.measured_plies, Some((12, 15)));
+        run.merge(second);
+        run.merge(Tally::default());
+        assert_eq!((run.measured_plies, run.accepted_measured, run.mover.len()), (Some((9, 15)), 3, 3));
     }
 
     #[test]
