@@ -176,3 +176,35 @@ async fn killing_the_server_that_runs_a_bot_leaves_the_game_to_the_other() {
     b.kill();
     drop_database(own).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_that_runs_out_is_flagged_once_whichever_servers_watch_it() {
+    let Some((url, own)) = postgres_url("instances_flag").await else { return };
+    let a = TestServer::start(&url).await;
+    let b = TestServer::start(&url).await;
+    let body = json!({ "variant": "hexshogi91", "clock": { "initial_ms": 1_500, "increment_ms": 0 }, "seats": [{ "kind": "human" }, { "kind": "human" }] });
+    let created = a.create(body).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    // Each seat is held through both servers: both have the game in memory, its clock running.
+    let mut first = Client::connect(a.addr, &id, Some(&token(&created, 0))).await;
+    let mut second = Client::connect(b.addr, &id, Some(&token(&created, 1))).await;
+    let mut first_b = Client::connect(b.addr, &id, Some(&token(&created, 0))).await;
+    let mut second_a = Client::connect(a.addr, &id, Some(&token(&created, 1))).await;
+    let state = first.until_game("the first turn", |s| s.is_object()).await;
+    play_some_move(&mut first, &state, 0).await;
+    let state = second.until_game("the second turn", |s| moves(s).len() == 1).await;
+    play_some_move(&mut second, &state, 0).await;
+    // Nobody moves again: the first seat's clock runs out.
+    for client in [&mut first, &mut second, &mut first_b, &mut second_a] {
+        let over = client.until_game("the flag", |s| !s["outcome"].is_null()).await;
+        assert_eq!(moves(&over).len(), 2);
+        // Two moves and one flag, whichever server runs the game's timers.
+        assert_eq!(over["version"], 3, "{}", over["outcome"]);
+        let events = over["moves"][1]["events"].to_string();
+        assert!(events.contains("time ran out"), "{events}");
+    }
+    assert_eq!(steady(&a.state(&id).await), steady(&b.state(&id).await));
+    a.kill();
+    b.kill();
+    drop_database(own).await;
+}
