@@ -10,10 +10,8 @@
 set -euo pipefail
 
 say() { echo "nginx.sh: $*" >&2; }
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
+# shellcheck source=debian-package.sh
+. "$(dirname "${BASH_SOURCE[0]}")/debian-package.sh"
 
 find_nginx() {
     for candidate in "$(command -v nginx 2>/dev/null || true)" /usr/sbin/nginx; do
@@ -26,16 +24,7 @@ find_nginx() {
 
 BIN=$(find_nginx)
 if [ -z "$BIN" ]; then
-    say "installing Debian's nginx package"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-cache show nginx >/dev/null 2>&1; then
-        as_root apt-get update >&2
-    fi
-    if ! as_root apt-get install -y --no-install-recommends nginx >&2; then
-        # The package lists may be stale (a mirror moved on): refresh them once and retry.
-        as_root apt-get update >&2
-        as_root apt-get install -y --no-install-recommends nginx >&2
-    fi
+    install_debian_package nginx
     # The package starts a system service on port 80; the test needs none.
     as_root service nginx stop >&2 2>/dev/null || true
     BIN=$(find_nginx)

@@ -12,6 +12,9 @@
 # stdout; progress goes to stderr.
 set -euo pipefail
 
+# shellcheck source=debian-package.sh
+. "$(dirname "${BASH_SOURCE[0]}")/debian-package.sh"
+
 DIR=${POLYSHOGI_PG_DIR:-/tmp/polyshogi-postgres}
 DB=polyshogi_test
 say() { echo "postgres.sh: $*" >&2; }
@@ -21,23 +24,6 @@ find_bin() {
     newest=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
     if [ -n "$newest" ] && [ -x "$newest/initdb" ]; then
         echo "$newest"
-    fi
-}
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
-
-install_postgres() {
-    say "installing Debian's postgresql package"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-cache show postgresql >/dev/null 2>&1; then
-        as_root apt-get update >&2
-    fi
-    if ! as_root apt-get install -y --no-install-recommends postgresql >&2; then
-        # The package lists may be stale (a mirror moved on): refresh them once and retry.
-        as_root apt-get update >&2
-        as_root apt-get install -y --no-install-recommends postgresql >&2
     fi
 }
 
@@ -83,7 +69,7 @@ if [ "${1:-}" = "stop" ]; then
 fi
 
 if [ -z "$BIN" ]; then
-    install_postgres
+    install_debian_package postgresql
     BIN=$(find_bin)
     if [ -z "$BIN" ]; then
         say "PostgreSQL is still not installed"

@@ -78,17 +78,7 @@ pub async fn run_slot(slot: usize, plan: &SlotPlan, prepared: Option<PreparedGam
     let mut tally = Tally::default();
     let mut played = Vec::new();
     for game_number in 0..MAX_GAMES_PER_SLOT {
-        if Instant::now() >= plan.window.stop_at {
-            break;
-        }
-        let created = match create_game(plan).await {
-            Ok(created) => created,
-            Err(()) => {
-                tally.errors.http += 1;
-                sleep_until((Instant::now() + RETRY_AFTER).min(plan.window.stop_at)).await;
-                continue;
-            }
-        };
+        let Some(created) = create_before_stop(plan, &mut tally).await else { break };
         let seed = mix(plan.seed, slot as u64, u64::from(game_number));
         let (game_tally, accepted_moves, _) = play_game(plan, &created, seed, None).await;
         tally.merge(game_tally);
@@ -105,17 +95,7 @@ pub async fn prepare_slot(slot: usize, plan: &SlotPlan, start: &LastingGame) -> 
     let mut tally = Tally::default();
     let mut given_up = Vec::new();
     for game_number in 0..MAX_GAMES_PER_SLOT {
-        if Instant::now() >= plan.window.stop_at {
-            break;
-        }
-        let created = match create_game(plan).await {
-            Ok(created) => created,
-            Err(()) => {
-                tally.errors.http += 1;
-                sleep_until((Instant::now() + RETRY_AFTER).min(plan.window.stop_at)).await;
-                continue;
-            }
-        };
+        let Some(created) = create_before_stop(plan, &mut tally).await else { break };
         // Seeds apart from the measured run's (whose games are numbered from the top).
         let seed = mix(plan.seed, slot as u64, u64::from(game_number));
         let (game_tally, accepted_moves, lasting) = play_game(plan, &created, seed, Some(start.clone())).await;
@@ -133,6 +113,21 @@ pub async fn prepare_slot(slot: usize, plan: &SlotPlan, start: &LastingGame) -> 
 }
 
 /// `POST /api/games`; `Err` for no answer, an error status or an unreadable reply.
+/// Creates a game for a slot, trying again after each failure (counted in `tally`); `None`
+/// once the plan's stop has come.
+async fn create_before_stop(plan: &SlotPlan, tally: &mut Tally) -> Option<Created> {
+    while Instant::now() < plan.window.stop_at {
+        match create_game(plan).await {
+            Ok(created) => return Some(created),
+            Err(()) => {
+                tally.errors.http += 1;
+                sleep_until((Instant::now() + RETRY_AFTER).min(plan.window.stop_at)).await;
+            }
+        }
+    }
+    None
+}
+
 async fn create_game(plan: &SlotPlan) -> Result<Created, ()> {
     let body = protocol::new_game_body(&plan.variant, plan.seats.len());
     let url = format!("{}/api/games", plan.base_url);
