@@ -363,8 +363,11 @@ fn random_game<P: Rules>(start: P, plies: usize, seed: u64, mut check: impl FnMu
         s ^= s >> 7;
         s ^= s << 17;
         let pos = game.position();
-        let m =
-            moves.iter().copied().find(|&m| pos.is_capture(m) && s % 3 != 0).unwrap_or(moves[(s % moves.len() as u64) as usize]);
+        let m = moves
+            .iter()
+            .copied()
+            .find(|&m| pos.is_capture(m) && !s.is_multiple_of(3))
+            .unwrap_or(moves[(s % moves.len() as u64) as usize]);
         game.play_unchecked(m);
         check(game.position());
     }

@@ -63,6 +63,9 @@ impl From<RuleOptionError> for NewGameError {
 
 /// A game of any variant, from its start position: the closed set of games behind one enum,
 /// for front ends that pick the variant at run time. `with_game!` reaches the typed game.
+// The variants differ in size (a Sannin game holds the largest board), but a game is made once
+// and then worked on in place: boxing it would put a pointer in front of every move made.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Sannin(SanninGame),

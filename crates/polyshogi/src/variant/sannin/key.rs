@@ -84,7 +84,7 @@ mod tests {
             let pick = moves
                 .iter()
                 .copied()
-                .find(|m| matches!(m, crate::Move::Normal { to, .. } if pos.piece_at(*to).is_some() && seed % 3 == 0))
+                .find(|m| matches!(m, crate::Move::Normal { to, .. } if pos.piece_at(*to).is_some() && seed.is_multiple_of(3)))
                 .unwrap_or(moves[(seed % moves.len() as u64) as usize]);
             game.play_unchecked(pick);
             let pos = game.position();
