@@ -217,14 +217,23 @@ const MAX_BIND_PARAMETERS: usize = 32_766;
 const ACTION_COLUMNS: usize = 7;
 /// Bind parameters per row of the multi-row `UPDATE games`.
 const GAME_UPDATE_COLUMNS: usize = 3;
-/// The most actions one statement stores (the insert has the most columns).
-const MAX_ROWS: usize = MAX_BIND_PARAMETERS / ACTION_COLUMNS;
-/// Statements of up to this many rows are kept prepared: they recur (a quiet server's batches
-/// are small), and a statement prepared before is one round trip to PostgreSQL instead of two.
-/// Larger ones would mostly be used once, and fill the connection's cache of statements.
-const PREPARED_ROWS: usize = 8;
+/// The most actions one statement stores: a power of two (see `padded_rows`).
+const MAX_ROWS: usize = 4_096;
+const _: () = assert!(
+    MAX_ROWS.is_power_of_two()
+        && MAX_ROWS * ACTION_COLUMNS <= MAX_BIND_PARAMETERS
+        && MAX_ROWS * GAME_UPDATE_COLUMNS <= MAX_BIND_PARAMETERS
+);
 
-/// Stores many actions in two statements (for up to 4,680 actions of distinct games): one
+/// The rows a multi-row statement is written for, `rows` or more: the next power of two, the
+/// rows after `rows` all null (and skipped by the statement). So there are a few such
+/// statements, not one per number of rows, and each is kept prepared: to PostgreSQL a prepared
+/// statement is one round trip and no parsing or planning, a new one two round trips and both.
+fn padded_rows(rows: usize) -> usize {
+    rows.next_power_of_two()
+}
+
+/// Stores many actions in two statements (for up to 4,096 actions of distinct games): one
 /// multi-row insert that skips the places already taken and returns those it took, and one
 /// multi-row update of the games rows of the actions stored. Answers each action's outcome, in
 /// the order of `rows`. On PostgreSQL every statement is a round trip, and two per action were
@@ -260,14 +269,18 @@ async fn insert_actions(tx: &mut AnyConnection, mut rows: Vec<&ActionRow<'_>>) -
     // In the order of the primary key: two processes storing actions of the same games then
     // take their places in one order, and neither waits for a place the other waits on.
     rows.sort_unstable_by_key(|row| (row.game_id, row.action.seq));
+    let padded = padded_rows(rows.len());
+    // `INSERT … SELECT … WHERE`, not `INSERT … VALUES`, to skip the padding rows (and SQLite
+    // reads `ON CONFLICT` after a SELECT only if it has a WHERE).
     let sql = format!(
-        "INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES {} \
+        "INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) \
+         SELECT column1, column2, column3, column4, column5, column6, column7 FROM (VALUES {}) AS v \
+         WHERE column1 IS NOT NULL \
          ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq",
-        placeholders(rows.len(), ACTION_COLUMNS)
+        placeholders(padded, ACTION_COLUMNS)
     );
-    let rows_len = rows.len();
     let mut query = sqlx::query(&sql);
-    for row in rows {
+    for row in &rows {
         let action = row.action;
         query = query
             .bind(row.game_id)
@@ -278,7 +291,12 @@ async fn insert_actions(tx: &mut AnyConnection, mut rows: Vec<&ActionRow<'_>>) -
             .bind(clocks_text(&action.clocks))
             .bind(action.created_ms);
     }
-    let returned = query.persistent(rows_len <= PREPARED_ROWS).fetch_all(&mut *tx).await?;
+    for _ in rows.len()..padded {
+        // Nulls of each column's type: a prepared statement's parameters keep their types.
+        let (text, number) = (None::<&str>, None::<i64>);
+        query = query.bind(text).bind(number).bind(number).bind(text).bind(text).bind(text).bind(number);
+    }
+    let returned = query.fetch_all(&mut *tx).await?;
     returned.iter().map(|row| Ok((row.try_get("game_id")?, row.try_get("seq")?))).collect()
 }
 
@@ -287,23 +305,27 @@ async fn update_games(tx: &mut AnyConnection, stored: Vec<&ActionRow<'_>>) -> Re
     if stored.is_empty() {
         return Ok(());
     }
+    let padded = padded_rows(stored.len());
     // `UPDATE … FROM (VALUES …)` runs on PostgreSQL and on SQLite (3.33 on; the bundled one is
-    // 3.46), where the columns of a VALUES list are named column1, column2, … on both.
+    // 3.46), where the columns of a VALUES list are named column1, column2, … on both. The
+    // padding rows' null id matches no game.
     let sql = format!(
         "UPDATE games SET wake_ms = v.column2, \
          finished = CASE WHEN v.column3 IS NULL THEN games.finished ELSE 1 END, \
          result = COALESCE(v.column3, games.result) \
          FROM (VALUES {}) AS v WHERE games.id = v.column1",
-        placeholders(stored.len(), GAME_UPDATE_COLUMNS)
+        placeholders(padded, GAME_UPDATE_COLUMNS)
     );
-    let rows_len = stored.len();
     let mut query = sqlx::query(&sql);
-    for row in stored {
+    for row in &stored {
         // A finished game never wakes.
         let wake_ms = if row.result.is_some() { None } else { row.wake_ms };
         query = query.bind(row.game_id).bind(wake_ms).bind(row.result);
     }
-    query.persistent(rows_len <= PREPARED_ROWS).execute(&mut *tx).await?;
+    for _ in stored.len()..padded {
+        query = query.bind(None::<&str>).bind(None::<i64>).bind(None::<&str>);
+    }
+    query.execute(&mut *tx).await?;
     Ok(())
 }
 
