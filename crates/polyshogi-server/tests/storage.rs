@@ -10,7 +10,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use polyshogi_server::store::{ActionKind, Run, SqlStore, Store, StoredAction, StoredGame, StoredSeat};
+use polyshogi_server::store::{ActionKind, Change, Run, SqlStore, Store, StoreError, StoredAction, StoredGame, StoredSeat};
 use serde_json::Value;
 
 fn sqlite_url(dir: &tempfile::TempDir) -> String {
@@ -112,6 +112,83 @@ async fn store_suite(url: &str) {
     store.close().await;
 }
 
+/// Every game's first action sent at once, each from a task of its own, one of them to a place
+/// already taken: that one alone answers `Conflict` and changes nothing; the others are stored,
+/// with their games' wake times and results. The writer takes every write waiting into one
+/// transaction, so most of these share a batch (how many share which is up to the scheduler).
+/// On PostgreSQL another process hears of the actions stored and of nothing else.
+async fn conflict_in_a_batch_suite(url: &str) {
+    let store = SqlStore::connect(url).await.expect("the database opens and migrates");
+    // Another process on the same database, to hear what this one announces (PostgreSQL only).
+    let other = SqlStore::connect(url).await.unwrap();
+    let mut heard = other.take_changes();
+    let games: Vec<String> = (0..200).map(|_| polyshogi_server::tokens::new_game_id()).collect();
+    for game in &games {
+        store.create_game(&sample_game(game)).await.unwrap();
+    }
+    let taken = games[77].clone();
+    let first = action(0, 0, ActionKind::Move, "P3c-4d", None);
+    store.append_action(&taken, &first, None, Some(5)).await.unwrap();
+
+    let wake_ms = |i: usize| 2_000 + i as i64;
+    let result = |i: usize| (i % 10 == 3).then_some("First wins (Resignation)");
+    let tasks: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let (store, game) = (store.clone(), game.clone());
+            let move_i = action(0, 0, ActionKind::Move, &format!("move{i}"), Some(vec![i as i64, 0]));
+            tokio::spawn(async move { store.append_action(&game, &move_i, result(i), Some(wake_ms(i))).await })
+        })
+        .collect();
+    for (i, task) in tasks.into_iter().enumerate() {
+        let outcome = task.await.expect("the task ran");
+        let loaded = store.load_game(&games[i]).await.unwrap().unwrap();
+        if games[i] == taken {
+            assert!(matches!(outcome, Err(StoreError::Conflict)), "the taken place answered {outcome:?}");
+            assert_eq!(loaded.actions, vec![first.clone()], "a refused action was written");
+            assert_eq!((loaded.wake_ms, loaded.finished), (Some(5), false), "a refused action changed its game");
+        } else {
+            outcome.unwrap_or_else(|e| panic!("game {i}'s action failed beside a conflict: {e}"));
+            assert_eq!(loaded.actions.len(), 1);
+            assert_eq!(loaded.actions[0].detail, format!("move{i}"));
+            assert_eq!(loaded.actions[0].clocks, Some(vec![i as i64, 0]));
+            assert_eq!(loaded.finished, result(i).is_some());
+            assert_eq!(loaded.result.as_deref(), result(i));
+            assert_eq!(loaded.wake_ms, if result(i).is_some() { None } else { Some(wake_ms(i)) });
+        }
+    }
+
+    if let Some(heard) = heard.as_mut() {
+        // A last write, announced after everything before it: once it is heard, all is.
+        let marker = polyshogi_server::tokens::new_game_id();
+        store.create_game(&sample_game(&marker)).await.unwrap();
+        store.append_action(&marker, &first, None, None).await.unwrap();
+        let mut stored = Vec::new();
+        loop {
+            let change = tokio::time::timeout(Duration::from_secs(10), heard.recv())
+                .await
+                .expect("the other process hears the stored actions")
+                .expect("the other process still listens");
+            if let Change::Stored { game_id, seq, wake_ms } = change {
+                if game_id == marker {
+                    break;
+                }
+                stored.push((game_id, seq, wake_ms));
+            }
+        }
+        let mut expected: Vec<(String, i64, Option<i64>)> = vec![(taken.clone(), 0, Some(5))];
+        for (i, game) in games.iter().enumerate().filter(|(_, game)| **game != taken) {
+            expected.push((game.clone(), 0, if result(i).is_some() { None } else { Some(wake_ms(i)) }));
+        }
+        stored.sort();
+        expected.sort();
+        assert_eq!(stored, expected, "announced: the actions stored, each once, and nothing else");
+    }
+    other.close().await;
+    store.close().await;
+}
+
 /// Plays against two bots, kills the server right after one of the human's moves is
 /// acknowledged, starts a new server on the same database and plays on.
 /// The restart test needs First in the game to the end; random bots mating him within
@@ -202,6 +279,12 @@ async fn sqlite_store() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_conflict_in_a_batch_fails_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    conflict_in_a_batch_suite(&sqlite_url(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_restart_continues_every_game() {
     let dir = tempfile::tempdir().unwrap();
     restart_suite(&sqlite_url(&dir)).await;
@@ -211,6 +294,14 @@ async fn sqlite_restart_continues_every_game() {
 async fn postgres_store() {
     if let Some((url, own)) = postgres_url("store").await {
         store_suite(&url).await;
+        drop_database(own).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_conflict_in_a_batch_fails_alone() {
+    if let Some((url, own)) = postgres_url("batch").await {
+        conflict_in_a_batch_suite(&url).await;
         drop_database(own).await;
     }
 }
