@@ -210,8 +210,14 @@ enum Elsewhere {
     AskPresence,
 }
 
-/// How many times an action is tried again when another process stored one first.
+/// How many times in all a player's request is tried when another process stores first.
 const MAX_RACES: usize = 3;
+
+/// What a player asks the game for.
+enum PlayerRequest {
+    Act(Action),
+    Rematch { agree: bool },
+}
 
 /// The updates of a game, each an `update` message serialized once for every connection.
 pub type Updates = broadcast::Receiver<Utf8Bytes>;
@@ -555,14 +561,7 @@ impl Room {
             Command::Act { seat, action, reply } => {
                 self.flag_if_due().await;
                 self.abort_if_due().await;
-                let mut result = self.perform(seat, action.clone()).await;
-                for _ in 1..MAX_RACES {
-                    if !matches!(result, Err(PerformError::Overtaken)) {
-                        break;
-                    }
-                    result = self.perform(seat, action.clone()).await;
-                }
-                let _ = reply.send(result.map_err(PerformError::message));
+                let _ = reply.send(self.answer_player(seat, PlayerRequest::Act(action)).await);
                 self.after_change().await;
             }
             Command::State { reply } => {
@@ -572,19 +571,28 @@ impl Room {
                 let _ = reply.send(self.record());
             }
             Command::Rematch { seat, agree, reply } => {
-                let mut result = self.answer_rematch(seat, agree).await;
-                for _ in 1..MAX_RACES {
-                    if !matches!(result, Err(PerformError::Overtaken)) {
-                        break;
-                    }
-                    result = self.answer_rematch(seat, agree).await;
-                }
-                let _ = reply.send(result.map_err(PerformError::message));
+                let _ = reply.send(self.answer_player(seat, PlayerRequest::Rematch { agree }).await);
             }
             Command::Position { plies, reply } => {
                 let _ = reply.send(self.table.position_after(plies));
             }
         }
+    }
+
+    /// Takes a player's request, trying it again on the game as it now stands while another
+    /// server process stores an action of the game first; the error is the player's message.
+    async fn answer_player(&mut self, seat: Player, request: PlayerRequest) -> Result<(), String> {
+        let mut result = Err(PerformError::Overtaken);
+        for _ in 0..MAX_RACES {
+            result = match &request {
+                PlayerRequest::Act(action) => self.perform(seat, action.clone()).await,
+                PlayerRequest::Rematch { agree } => self.answer_rematch(seat, *agree).await,
+            };
+            if !matches!(result, Err(PerformError::Overtaken)) {
+                break;
+            }
+        }
+        result.map_err(PerformError::message)
     }
 
     /// A seat's connections here changed: everyone is told, here and in the other processes.
