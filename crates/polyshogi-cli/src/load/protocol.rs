@@ -1,5 +1,5 @@
 //! The one place that knows the game's WebSocket messages (docs/API.md): what a `state`, an
-//! `update` or an `error` looks like, how the move count, the seat to move and the legal moves
+//! `update`, a `chat` or an `error` looks like, how the move count, the seat to move and the legal moves
 //! are read, and the texts of `hello`, `move` and `resign`.
 //!
 //! Everything else sees a `GameView` (what one connection knows of its game) and the `Update`
@@ -34,8 +34,8 @@ pub enum Update<'m> {
     /// A newer state or update: the view moved on. `legal_moves` are those of the seat to move (empty
     /// once the game is over); `whole` for a `state` (every move of the game), not an `update`.
     State { legal_moves: LegalMoves<'m>, whole: bool },
-    /// A state or update no newer than the view: a seat connecting or leaving, or a rematch
-    /// asked for, changes no move.
+    /// A state or update no newer than the view (a seat connecting or leaving, or a rematch
+    /// asked for), or a chat line: no move changed.
     Stale,
     /// The server refused this connection's last message.
     Refused(Cow<'m, str>),
@@ -110,6 +110,7 @@ impl GameView {
         let game = match (message.kind.as_ref(), message.game, message.message) {
             ("state" | "update", Some(game), _) => game,
             ("error", _, Some(refusal)) => return Ok(Update::Refused(refusal)),
+            ("chat", _, _) => return Ok(Update::Stale),
             (kind, _, _) => return Err(ProtocolError(format!("unexpected server message of type `{kind}`"))),
         };
         if !self.fresh && game.version <= self.version {
@@ -261,6 +262,14 @@ mod tests {
             panic!("a refusal")
         };
         assert!(is_rate_limited(&text));
+    }
+
+    #[test]
+    fn a_chat_line_changes_no_move() {
+        let mut view = view();
+        let chat = r#"{"type":"chat","lines":[{"channel":"players","author":"alice","seat":"Black","text":"hi","ms":1}]}"#;
+        assert!(matches!(view.apply(chat).unwrap(), Update::Stale));
+        assert!(view.fresh);
     }
 
     #[test]
