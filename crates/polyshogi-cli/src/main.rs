@@ -89,8 +89,9 @@ enum Command {
         /// only behind a reverse proxy that sets that header.
         #[arg(long)]
         trust_proxy: bool,
-        /// No per-address limits on WebSocket messages and game creation (per-seat limits
-        /// stay): for `polyshogi load`, whose every client has one address.
+        /// No per-address limits on WebSocket messages, game creation, registrations and logins
+        /// (per-seat and per-name limits stay): for `polyshogi load` and browser tests, whose
+        /// every client has one address.
         #[arg(long)]
         no_address_limits: bool,
     },
@@ -207,6 +208,8 @@ fn run(command: Command) -> Result<()> {
             if no_address_limits {
                 config.limits.address_messages = None;
                 config.limits.address_games = None;
+                config.limits.address_registrations = None;
+                config.limits.address_logins = None;
             }
             polyshogi_server::run(config)?
         }

@@ -1584,6 +1584,10 @@ impl Room {
     /// The rules' view of the game, ended by the server on top of them if it was aborted.
     fn table_view(&self) -> wire::TableView {
         let mut view = self.table.view();
+        if self.setup.is_waiting() {
+            // Nobody moves before every seat is taken.
+            view.legal_moves.clear();
+        }
         if let Some(text) = &self.aborted {
             // The rules know nothing of an abort: the server ends the game on top of them.
             view.drawn.to_move = None;

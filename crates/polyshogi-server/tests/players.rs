@@ -220,8 +220,8 @@ async fn accounts_suite(database: &str) {
     assert!(state["open_until_ms"].is_i64() && state["rated"] == true);
     let mut black = alice.connect(&server, id, Some(created["seats"][0]["token"].as_str().unwrap())).await;
     let state = black.until_state("the game", |_| true).await;
-    let any_move = state["legal_moves"][0].as_str().expect("Black has moves").to_string();
-    black.send(json!({ "type": "move", "move": any_move })).await;
+    assert_eq!(state["legal_moves"], json!([]), "nobody moves while a seat is open");
+    black.send(json!({ "type": "move", "move": "P1c-1d" })).await;
     assert_eq!(black.next_error().await, "the game starts when every seat is taken");
 }
 
