@@ -87,15 +87,15 @@ export function renderFinishedGames(box, { games, variants, levels, player = nul
     const others = el('ul', 'seat-lines');
     for (const seat of game.seats) if (seat !== own) others.append(seatLine(seat, levels, !player));
     tr.append(
-      cell('date', 'Date', date),
-      cell('game', 'Game', what, ' ', mode),
-      cell('players', player ? 'Opponents' : 'Players', others),
-      cell('result', 'Result', game.result || ''),
+      cell('g-date', 'Date', date),
+      cell('g-game', 'Game', what, ' ', mode),
+      cell('g-players', player ? 'Opponents' : 'Players', others),
+      cell('g-result', 'Result', game.result || ''),
     );
     if (player) {
       tr.append(
-        cell('place', 'Place', own?.place != null ? ordinal(own.place) : '–'),
-        cell('rating', 'Rating', own ? changeSpan(own) || '–' : '–'),
+        cell('g-place', 'Place', own?.place != null ? ordinal(own.place) : '–'),
+        cell('g-rating', 'Rating', own ? changeSpan(own) || '–' : '–'),
       );
     }
     const replay = el('a', 'replay', 'Replay');
@@ -103,7 +103,7 @@ export function renderFinishedGames(box, { games, variants, levels, player = nul
     const record = el('a', 'record', 'Download record');
     record.href = `/api/games/${encodeURIComponent(game.id)}/record`;
     record.download = `polyshogi-${game.variant}-${game.id}.psn`;
-    tr.append(cell('links', '', replay, ' · ', record));
+    tr.append(cell('g-links', '', replay, ' · ', record));
     tbody.append(tr);
   }
   table.append(thead, tbody);

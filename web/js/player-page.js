@@ -68,7 +68,10 @@ function showRatings(player, variants) {
     line.append(' · ', games);
     const chart = document.createElement('div');
     chart.className = 'rating-chart';
-    card.append(title, line, chart);
+    const legend = document.createElement('p');
+    legend.className = 'chart-legend';
+    legend.textContent = 'The line: the rating after each rated game; the band: ± its deviation.';
+    card.append(title, line, chart, legend);
     // Drawn once in the page, at the width it gets.
     queueMicrotask(() => drawRatingChart(chart, r.history || [], `${title.textContent}: rating after each rated game`));
     return card;
