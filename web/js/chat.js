@@ -76,6 +76,8 @@ export function renderWriter() {
 
 /** The server's `chat` message: the backlog (after each connection) or one new line. */
 export function receiveChat(newLines) {
+  // The lines of this connection's channel have come (the backlog, possibly empty).
+  $('chat-section').dataset.received = '1';
   let added = false;
   for (const line of newLines || []) {
     const key = `${line.ms}|${line.author}|${line.text}`;

@@ -90,7 +90,9 @@ export function renderPlayers(seat, onPickHand) {
   game.seats.forEach((s, i) => {
     const li = list.children[i];
     const out = s.active === false;
-    li.classList.toggle('to-move', !game.outcome && game.to_move === s.seat);
+    // A game waiting for its players has nobody to move yet.
+    const toMove = !game.outcome && !isWaiting(game) && game.to_move === s.seat;
+    li.classList.toggle('to-move', toMove);
     li.classList.toggle('out', out);
     li.dataset.out = out ? '1' : '';
     li.dataset.kind = s.kind;
@@ -99,7 +101,7 @@ export function renderPlayers(seat, onPickHand) {
     renderWho(li.querySelector('.who'), s, game);
     const tags = [];
     if (me.has(s.seat)) tags.push(['you', hotseat ? 'this device' : 'you']);
-    if (!game.outcome && game.to_move === s.seat) tags.push(['move', 'to move']);
+    if (toMove) tags.push(['move', 'to move']);
     if ((game.in_check || []).includes(s.seat)) tags.push(['check', 'in check']);
     if (out && !placings) tags.push(['out', 'out']);
     if (placings && placings[s.seat] != null) tags.push(['place', `${ordinal(placings[s.seat])} place`]);
