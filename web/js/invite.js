@@ -24,7 +24,7 @@ export function initInvite(id, held) {
   panel.setAttribute('aria-labelledby', 'invite-h');
   const heading = document.createElement('h2');
   heading.id = 'invite-h';
-  heading.textContent = friends.length ? 'Invite your opponents' : 'Invite spectators';
+  heading.textContent = friends.length ? 'Invite your opponents' : open ? 'Share the game' : 'Invite spectators';
   const intro = document.createElement('p');
   intro.className = 'small';
   intro.textContent = friends.length
