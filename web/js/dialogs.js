@@ -38,7 +38,8 @@ export function confirmAction(text) {
 /** The end screen: the outcome and the seats by place. */
 export function showEnd(game) {
   const dialog = $('game-end');
-  $('game-end-h').textContent = game.outcome.aborted ? 'Game aborted' : 'Game over';
+  const expired = game.outcome.aborted && /^expired/i.test(game.outcome.text);
+  $('game-end-h').textContent = expired ? 'Game expired' : game.outcome.aborted ? 'Game aborted' : 'Game over';
   // Under the heading "Game aborted", the server's "Game aborted: First did not…" says only why.
   const why = game.outcome.aborted ? game.outcome.text.replace(/^game aborted:\s*/i, '') : game.outcome.text;
   $('game-end-text').textContent = why.charAt(0).toUpperCase() + why.slice(1);

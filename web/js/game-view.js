@@ -149,7 +149,8 @@ export function render() {
 /** The line of a finished game: its outcome, which says itself when the game was aborted. */
 export function endLine(outcome) {
   if (!outcome.aborted) return `Game over: ${outcome.text}`;
-  return /^game aborted/i.test(outcome.text) ? outcome.text : `Game aborted: ${outcome.text}`;
+  // A game whose open seats nobody took says so itself: "Expired: …".
+  return /^(game aborted|expired)/i.test(outcome.text) ? outcome.text : `Game aborted: ${outcome.text}`;
 }
 
 /**
