@@ -1,5 +1,6 @@
-//! The HTTP side of docs/API.md: health, variants, layouts, levels, creating games, a game's
-//! state and record; the WebSocket and the web client are routed here too.
+//! The HTTP side of docs/API.md: health, variants, layouts, levels, creating games and taking
+//! their open seats, a game's state and record; accounts, the lobby, the archive and players'
+//! pages, the WebSockets and the web client are routed here too.
 
 use std::time::Duration;
 
@@ -14,15 +15,18 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 use tracing::error;
 
+use crate::accounts::{self, too_many, SessionAccount};
 use crate::app::{error_response, find_room, AppState};
 use crate::bots::Bot;
 use crate::client::ClientAddress;
 use crate::json_body::JsonBody;
 use crate::json_errors::{as_json_error, no_such_page};
-use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind};
+use crate::lobby::{self, seat_named};
+use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind, SitError};
 use crate::rule_list::checked_rules;
+use crate::store::{Account, SeatPlayer};
 use crate::tokens::{hash_token, new_game_id, new_token};
-use crate::{json, variants, web, wire, ws};
+use crate::{archive, json, variants, web, wire, ws};
 
 pub fn router(app: AppState) -> Router {
     Router::new()
@@ -32,8 +36,16 @@ pub fn router(app: AppState) -> Router {
         .route("/api/variants/{name}/layout", get(variant_layout))
         .route("/api/variants/{name}/pieces", get(variant_pieces))
         .route("/api/variants/{name}/rules", get(variant_rules))
-        .route("/api/games", post(create_game))
+        .route("/api/account", get(accounts::me))
+        .route("/api/account/register", post(accounts::register))
+        .route("/api/account/login", post(accounts::login))
+        .route("/api/account/logout", post(accounts::logout))
+        .route("/api/lobby", get(lobby::open_games))
+        .route("/api/lobby/ws", get(lobby::watch_lobby))
+        .route("/api/players/{name}", get(archive::player))
+        .route("/api/games", get(archive::finished_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/seats/{seat}", post(take_seat))
         .route("/api/games/{id}/record", get(game_record))
         .route("/api/games/{id}/positions/{ply}", get(game_position))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -112,10 +124,13 @@ struct NewGame {
     rules: Vec<String>,
     clock: Option<ClockConfig>,
     seats: Vec<SeatRequest>,
+    rated: bool,
 }
 
 enum SeatRequest {
     Human,
+    Me,
+    Open,
     Bot { bot: Bot, level: String },
 }
 
@@ -141,8 +156,16 @@ fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
             request.seats.len()
         ));
     }
-    let seats = request.seats.into_iter().enumerate().map(|(i, seat)| checked_seat(i, seat)).collect::<Result<_, _>>()?;
-    Ok(NewGame { variant, rules, clock, seats })
+    let seats: Vec<SeatRequest> =
+        request.seats.into_iter().enumerate().map(|(i, seat)| checked_seat(i, seat)).collect::<Result<_, _>>()?;
+    let mine = seats.iter().filter(|s| matches!(s, SeatRequest::Me)).count();
+    if mine > 1 {
+        return Err("seats: at most one seat is \"me\"".into());
+    }
+    if request.rated && (mine != 1 || !seats.iter().all(|s| matches!(s, SeatRequest::Me | SeatRequest::Open))) {
+        return Err("rated: a rated game has the creator's seat (\"me\") and every other seat open: no bots, no link seats".into());
+    }
+    Ok(NewGame { variant, rules, clock, seats, rated: request.rated })
 }
 
 const VARIANT_MISSING: &str = "variant: missing (a variant name, e.g. \"sannin\")";
@@ -181,7 +204,9 @@ fn misshapen(body: &Value, error: &serde_path_to_error::Error<serde_json::Error>
             ("clock", _) => initial_ms_expected(),
             // A seat is read whole: a bot's level is wrong, or else its kind.
             ("seats", [Segment::Seq { index }, ..]) if body["seats"][index]["kind"] == "bot" => level_missing(*index),
-            ("seats", [Segment::Seq { index }, ..]) => format!("seats[{index}].kind: expected \"human\" or \"bot\""),
+            ("seats", [Segment::Seq { index }, ..]) => {
+                format!("seats[{index}].kind: expected \"me\", \"human\", \"open\" or \"bot\"")
+            }
             ("seats", _) => SEATS_MISSING.into(),
             _ => format!("{}: {}", error.path(), error.inner()),
         },
@@ -202,6 +227,8 @@ fn checked_clock(clock: wire::Clock) -> Result<ClockConfig, String> {
 fn checked_seat(index: usize, seat: wire::Occupant) -> Result<SeatRequest, String> {
     match seat {
         wire::Occupant::Human => Ok(SeatRequest::Human),
+        wire::Occupant::Me => Ok(SeatRequest::Me),
+        wire::Occupant::Open => Ok(SeatRequest::Open),
         wire::Occupant::Bot { level } => match Bot::requested(&level) {
             Some(bot) => Ok(SeatRequest::Bot { bot, level }),
             None => Err(format!("seats[{index}].level: unknown level `{level}` (known: {})", variants::level_names().join(", "))),
@@ -210,16 +237,20 @@ fn checked_seat(index: usize, seat: wire::Occupant) -> Result<SeatRequest, Strin
 }
 
 /// A seat of the game being made: a human with his token, handed out once in the answer (only
-/// its hash is stored), or a bot.
+/// its hash is stored) and his account if it is the creator's, a seat left open, or a bot.
 enum NewSeat {
-    Human { token: String },
+    Human { token: String, player: Option<SeatPlayer> },
+    Open,
     Bot { bot: Bot, level: String },
 }
 
 impl NewSeat {
-    fn new(request: SeatRequest) -> NewSeat {
+    /// `creator`: the creator's account, with his rating in the variant.
+    fn new(request: SeatRequest, creator: Option<&SeatPlayer>) -> NewSeat {
         match request {
-            SeatRequest::Human => NewSeat::Human { token: new_token() },
+            SeatRequest::Human => NewSeat::Human { token: new_token(), player: None },
+            SeatRequest::Me => NewSeat::Human { token: new_token(), player: creator.cloned() },
+            SeatRequest::Open => NewSeat::Open,
             SeatRequest::Bot { bot, level } => NewSeat::Bot { bot, level },
         }
     }
@@ -227,7 +258,8 @@ impl NewSeat {
     /// What is stored of the seat.
     fn kind(&self) -> SeatKind {
         match self {
-            NewSeat::Human { token } => SeatKind::Human { token_hash: hash_token(token) },
+            NewSeat::Human { token, player } => SeatKind::Human { token_hash: hash_token(token), player: player.clone() },
+            NewSeat::Open => SeatKind::Open,
             NewSeat::Bot { bot, level } => SeatKind::Bot { bot: *bot, level: level.clone() },
         }
     }
@@ -235,33 +267,79 @@ impl NewSeat {
     /// What the creator of game `id` is told of seat `name`.
     fn answer(&self, name: &str, id: &str) -> wire::CreatedSeat {
         let access = match self {
-            NewSeat::Human { token } => {
-                wire::SeatAccess::Human { token: token.clone(), link: format!("/play/{id}#seat={name}&token={token}") }
-            }
+            NewSeat::Human { token, .. } => seat_access(id, name, token),
+            NewSeat::Open => wire::SeatAccess::Open,
             NewSeat::Bot { level, .. } => wire::SeatAccess::Bot { level: level.clone() },
         };
         wire::CreatedSeat { seat: name.to_string(), access }
     }
 }
 
-async fn create_game(State(app): State<AppState>, ClientAddress(address): ClientAddress, JsonBody(body): JsonBody) -> Response {
+/// How a human seat is reached: its token, and the link that carries it.
+fn seat_access(id: &str, seat_name: &str, token: &str) -> wire::SeatAccess {
+    wire::SeatAccess::Human { token: token.to_string(), link: format!("/play/{id}#seat={seat_name}&token={token}") }
+}
+
+/// The account as it sits down in `variant`: with its rating there now.
+async fn seat_player(app: &AppState, account: Account, variant: Variant) -> Result<SeatPlayer, Response> {
+    match app.rooms.store().ratings(std::slice::from_ref(&account.id), variant.name()).await {
+        Ok(ratings) => {
+            let rating = ratings.first().map(|(rating, _)| *rating).unwrap_or_default();
+            Ok(SeatPlayer { user_id: account.id, name: account.name, rating })
+        }
+        Err(e) => {
+            error!("cannot read a rating: {e}");
+            Err(error_response(StatusCode::INTERNAL_SERVER_ERROR, "your rating cannot be read now; please try again"))
+        }
+    }
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    SessionAccount(account): SessionAccount,
+    JsonBody(body): JsonBody,
+) -> Response {
     // Every creation counts, a refused body too: each costs the server a game built to check it.
     if let Err(wait) = app.rate_limits.allow_game(address) {
         return too_many_games(wait);
     }
-    let NewGame { variant, rules, clock, seats: seat_requests } = match parse_new_game(&body) {
+    let NewGame { variant, rules, clock, seats: seat_requests, rated } = match parse_new_game(&body) {
         Ok(parsed) => parsed,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
-    let new_seats: Vec<NewSeat> = seat_requests.into_iter().map(NewSeat::new).collect();
+    if rated && account.is_none() {
+        return error_response(StatusCode::UNAUTHORIZED, "log in to create a rated game");
+    }
+    let creator = match account {
+        Some(account) => match seat_player(&app, account, variant).await {
+            Ok(player) => Some(player),
+            Err(answer) => return answer,
+        },
+        None => None,
+    };
+    let new_seats: Vec<NewSeat> = seat_requests.into_iter().map(|request| NewSeat::new(request, creator.as_ref())).collect();
     let seats: Vec<SeatKind> = new_seats.iter().map(NewSeat::kind).collect();
+    let open = new_seats.iter().any(|s| matches!(s, NewSeat::Open));
     // A clash of random ids is all but impossible; a failed insert is retried with a new id.
     let mut last_error = String::new();
     for _ in 0..3 {
-        let setup =
-            GameSetup { id: new_game_id(), variant, rules: rules.clone(), clock, seats: seats.clone(), created_ms: now_ms() };
+        let created_ms = now_ms();
+        let setup = GameSetup {
+            id: new_game_id(),
+            variant,
+            rules: rules.clone(),
+            clock,
+            seats: seats.clone(),
+            created_ms,
+            rated,
+            open_until_ms: open.then(|| created_ms + app.rooms.settings().open_time.as_millis() as i64),
+        };
         match app.rooms.create(&setup).await {
             Ok(room) => {
+                if open {
+                    app.lobby.changed();
+                }
                 let seats =
                     variant_seats(variant).iter().zip(&new_seats).map(|((_, name), seat)| seat.answer(name, &room.id)).collect();
                 let answer = wire::Created { id: room.id.clone(), seats, spectator_link: format!("/play/{}", room.id) };
@@ -279,12 +357,47 @@ async fn create_game(State(app): State<AppState>, ClientAddress(address): Client
 /// `429`, with the whole seconds to wait in `Retry-After` as well as in words.
 fn too_many_games(wait: Duration) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let mut answer = error_response(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!("too many games created from your address: the next one may be created in {seconds} s"),
-    );
-    answer.headers_mut().insert(header::RETRY_AFTER, seconds.into());
-    answer
+    too_many(format!("too many games created from your address: the next one may be created in {seconds} s"), wait)
+}
+
+/// `POST /api/games/{id}/seats/{seat}`: takes an open seat; the answer is its token and link.
+async fn take_seat(
+    State(app): State<AppState>,
+    Path((id, seat_name)): Path<(String, String)>,
+    SessionAccount(account): SessionAccount,
+    JsonBody(_): JsonBody,
+) -> Response {
+    let room = match find_room(&app, &id).await {
+        Ok(room) => room,
+        Err(response) => return response,
+    };
+    let variant = room.variant;
+    let Some(seat) = seat_named(variant, &seat_name) else {
+        return error_response(StatusCode::NOT_FOUND, format!("{} has no seat `{seat_name}`", variant.name()));
+    };
+    let player = match account {
+        Some(account) => match seat_player(&app, account, variant).await {
+            Ok(player) => Some(player),
+            Err(answer) => return answer,
+        },
+        None => None,
+    };
+    let token = new_token();
+    let name = variant.seat_name(seat);
+    match room.sit(seat, hash_token(&token), player).await {
+        Ok(()) => {
+            app.lobby.changed();
+            Json(wire::TakenSeat { seat: name.to_string(), access: seat_access(&id, name, &token) }).into_response()
+        }
+        Err(SitError::Taken(seat)) => error_response(StatusCode::CONFLICT, format!("the seat {seat} is taken")),
+        Err(SitError::AlreadySeated) => error_response(StatusCode::CONFLICT, "you already sit in this game"),
+        Err(SitError::LoginNeeded) => error_response(StatusCode::UNAUTHORIZED, "log in to sit in a rated game"),
+        Err(SitError::Expired) => error_response(StatusCode::GONE, "the game has expired"),
+        Err(SitError::Over(text)) => error_response(StatusCode::GONE, format!("the game is over: {text}")),
+        Err(SitError::Storage) => {
+            error_response(StatusCode::SERVICE_UNAVAILABLE, "the server could not store your seat; nothing changed, please try again")
+        }
+    }
 }
 
 /// A variant's seats in turn order, with their names.

@@ -1,5 +1,5 @@
-//! What every request handler shares: the application state (the live rooms, the limits and
-//! their rate limiters), the lookup of a game's room, and the JSON error answer.
+//! What every request handler shares: the application state (the live rooms, the lobby, the
+//! limits and their rate limiters), the lookup of a game's room, and the JSON error answer.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use axum::Json;
 use tracing::error;
 
 use crate::limits::Limits;
+use crate::lobby::Lobby;
 use crate::rate_limits::RateLimits;
 use crate::room::RoomHandle;
 use crate::rooms::{RoomError, Rooms};
@@ -17,6 +18,7 @@ use crate::wire::ErrorBody;
 /// What every request handler shares.
 pub struct App {
     pub rooms: Rooms,
+    pub lobby: Arc<Lobby>,
     pub limits: Limits,
     pub rate_limits: RateLimits,
 }

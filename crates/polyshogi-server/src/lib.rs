@@ -7,22 +7,28 @@
 //! each other's actions through it (`store::Change`), and each game's timers and bots run in
 //! one of them (`instances`).
 
+pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod archive;
 pub mod bots;
+pub mod chat;
 pub mod client;
 pub mod instances;
 pub mod json;
 pub mod json_body;
 pub mod json_errors;
 pub mod limits;
+pub mod lobby;
 pub mod move_log;
 pub mod rate_limits;
+pub mod ratings;
 pub mod record;
 pub mod room;
 pub mod rooms;
 pub mod rule_list;
 pub mod serve;
+pub mod settle;
 pub mod store;
 pub mod table;
 pub mod tokens;
@@ -42,6 +48,7 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::app::App;
+use crate::lobby::Lobby;
 use crate::rate_limits::RateLimits;
 use crate::room::now_ms;
 use crate::rooms::Rooms;
@@ -53,7 +60,7 @@ use crate::uptime::{Uptime, KEEP_ALIVE_EVERY};
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE: &str = "sqlite:polyshogi.db";
 pub use crate::limits::{Limits, Rate};
-pub use crate::room::{RoomSettings, DEFAULT_FIRST_MOVE_TIME, DEFAULT_IDLE_TIME};
+pub use crate::room::{RoomSettings, DEFAULT_FIRST_MOVE_TIME, DEFAULT_IDLE_TIME, DEFAULT_OPEN_TIME};
 
 /// How often the rate limiters forget the seats and addresses they no longer hold back.
 const FORGET_IDLE_EVERY: Duration = Duration::from_secs(60);
@@ -115,8 +122,8 @@ pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     serving: JoinHandle<()>,
-    /// Forgetting idle rate limiters, waking games, noting that the server is alive, hearing
-    /// the other server processes on the database.
+    /// Forgetting idle rate limiters, waking games, noting that the server is alive, keeping
+    /// the lobby's list fresh, hearing the other server processes on the database.
     background: Vec<JoinHandle<()>>,
 }
 
@@ -137,7 +144,13 @@ impl Server {
         let started_ms = now_ms();
         let uptime = Uptime::new(store.start_run(&run, started_ms).await?, started_ms);
         let rate_limits = RateLimits::new(&limits);
-        let app = Arc::new(App { rooms: Rooms::new(store.clone(), rooms, uptime), limits: limits.clone(), rate_limits });
+        let lobby = Arc::new(Lobby::new(store.clone()));
+        let app = Arc::new(App {
+            rooms: Rooms::new(store.clone(), rooms, uptime),
+            lobby: lobby.clone(),
+            limits: limits.clone(),
+            rate_limits,
+        });
         // Before answering anyone: which games are this process's to run.
         app.rooms.refresh_instances().await?;
         let hearing = store.take_changes().map(|mut changes| {
@@ -173,7 +186,8 @@ impl Server {
                 }
             }
         });
-        let background = [forgetting, keeping_alive, waking].into_iter().chain(hearing).collect();
+        let listing = tokio::spawn(lobby.run());
+        let background = [forgetting, keeping_alive, waking, listing].into_iter().chain(hearing).collect();
         Ok(Server { addr, app, serving, background })
     }
 

@@ -47,6 +47,12 @@ pub struct Limits {
     pub address_messages: Option<Rate>,
     /// Games created per client address (`None`: no limit).
     pub address_games: Option<Rate>,
+    /// Accounts registered per client address (`None`: no limit).
+    pub address_registrations: Option<Rate>,
+    /// Login attempts per client address, and per account name whatever the address (`None`:
+    /// no limit): guessing a password takes forever.
+    pub address_logins: Option<Rate>,
+    pub name_logins: Option<Rate>,
     /// Take the client's address from the last `X-Forwarded-For` hop, as a reverse proxy in
     /// front of the server writes it. Off, the TCP peer is the client: a header anyone can
     /// send must not choose whose budget a request spends.
@@ -69,6 +75,11 @@ impl Default for Limits {
             address_messages: Some(Rate::per_second(100)),
             // A few games at once, then one every 6 s (10 a minute).
             address_games: Some(Rate { burst: 10, every: Duration::from_secs(6) }),
+            // A family behind one address at once, then one every six minutes.
+            address_registrations: Some(Rate { burst: 10, every: Duration::from_secs(360) }),
+            address_logins: Some(Rate { burst: 20, every: Duration::from_secs(3) }),
+            // A few mistypes, then one try every 20 s: 4,320 guesses a day at most.
+            name_logins: Some(Rate { burst: 5, every: Duration::from_secs(20) }),
             trust_proxy: false,
         }
     }

@@ -17,6 +17,10 @@ pub struct RateLimits {
     seat_messages: DefaultKeyedRateLimiter<SeatKey>,
     address_messages: Option<DefaultKeyedRateLimiter<IpAddr>>,
     address_games: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    address_registrations: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    address_logins: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// By the name as compared (lower case).
+    name_logins: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 impl RateLimits {
@@ -25,6 +29,9 @@ impl RateLimits {
             seat_messages: RateLimiter::keyed(limits.seat_messages.quota()),
             address_messages: limits.address_messages.map(|rate| RateLimiter::keyed(rate.quota())),
             address_games: limits.address_games.map(|rate| RateLimiter::keyed(rate.quota())),
+            address_registrations: limits.address_registrations.map(|rate| RateLimiter::keyed(rate.quota())),
+            address_logins: limits.address_logins.map(|rate| RateLimiter::keyed(rate.quota())),
+            name_logins: limits.name_logins.map(|rate| RateLimiter::keyed(rate.quota())),
         }
     }
 
@@ -38,18 +45,40 @@ impl RateLimits {
 
     /// Whether `address` may create a game now; if not, how long until it may.
     pub fn allow_game(&self, address: IpAddr) -> Result<(), Duration> {
-        match &self.address_games {
-            None => Ok(()),
-            Some(limiter) => limiter.check_key(&address).map_err(|wait| wait.wait_time_from(limiter.clock().now())),
-        }
+        check(&self.address_games, &address)
+    }
+
+    /// Whether `address` may register an account now; if not, how long until it may.
+    pub fn allow_registration(&self, address: IpAddr) -> Result<(), Duration> {
+        check(&self.address_registrations, &address)
+    }
+
+    /// Whether `address` may try to log in as `name` now; if not, how long until it may.
+    pub fn allow_login(&self, address: IpAddr, name: &str) -> Result<(), Duration> {
+        check(&self.address_logins, &address)?;
+        check(&self.name_logins, &name.to_lowercase())
     }
 
     /// Forgets the keys whose buckets are full again: they are as good as new, and keeping
     /// them would let memory grow with every seat and address ever seen.
     pub fn forget_idle(&self) {
         self.seat_messages.retain_recent();
-        for limiter in [&self.address_messages, &self.address_games].into_iter().flatten() {
+        for limiter in [&self.address_messages, &self.address_games, &self.address_registrations, &self.address_logins]
+            .into_iter()
+            .flatten()
+        {
             limiter.retain_recent();
         }
+        if let Some(limiter) = &self.name_logins {
+            limiter.retain_recent();
+        }
+    }
+}
+
+/// Spends one of `key`'s budget, if there is a limit; if none is left, how long until there is.
+fn check<K: Clone + Eq + std::hash::Hash>(limiter: &Option<DefaultKeyedRateLimiter<K>>, key: &K) -> Result<(), Duration> {
+    match limiter {
+        None => Ok(()),
+        Some(limiter) => limiter.check_key(key).map_err(|wait| wait.wait_time_from(limiter.clock().now())),
     }
 }

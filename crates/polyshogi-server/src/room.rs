@@ -5,8 +5,8 @@
 //! stored by one is read by the others when they hear of it (`catch_up`), and only the game's
 //! owner among them (`Instances`) runs its timers and bots.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::ws::Utf8Bytes;
@@ -21,19 +21,25 @@ use tokio::time::{sleep_until, Instant};
 use tracing::{debug, error, info, warn};
 
 use crate::bots::Bot;
+use crate::chat::{ChatFeed, ChatLimits, CHAT_HISTORY};
 use crate::instances::Instances;
 use crate::move_log::MoveLog;
 use crate::record::{date_tag, write_record};
-use crate::store::{ActionKind, Change, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+use crate::settle::{settle, FinishedGame};
+use crate::store::{
+    ActionKind, Change, ChatChannel, ChatLine, SeatPlayer, SeatTaken, Store, StoreError, StoredAction, StoredGame, StoredSeat,
+};
 use crate::table::{Action, Table};
 use crate::tokens::new_game_id;
 use crate::uptime::Uptime;
 use crate::wire;
 
-/// Who sits in a seat.
+/// Who sits in a seat: a human (with his account, if he has one), nobody yet (a seat open to
+/// anyone), or a bot.
 #[derive(Clone, Debug)]
 pub enum SeatKind {
-    Human { token_hash: String },
+    Human { token_hash: String, player: Option<SeatPlayer> },
+    Open,
     Bot { bot: Bot, level: String },
 }
 
@@ -52,6 +58,9 @@ pub const DEFAULT_FIRST_MOVE_TIME: Duration = Duration::from_secs(60);
 /// How long a game stays in memory with no connection open and nothing to do by itself.
 pub const DEFAULT_IDLE_TIME: Duration = Duration::from_secs(120);
 
+/// How long a game with a seat open to anyone waits for players before it expires.
+pub const DEFAULT_OPEN_TIME: Duration = Duration::from_secs(20 * 60);
+
 /// A game with something to do by itself this soon (a clock to fall) stays in memory however
 /// idle: longer than the look-ahead of `Rooms::wake_due`, so that it is not unloaded and loaded
 /// again in turn.
@@ -64,11 +73,13 @@ pub struct RoomSettings {
     pub first_move_time: Duration,
     /// How long a game nobody watches and nothing happens in stays in memory.
     pub idle_time: Duration,
+    /// How long a game with an open seat waits for players.
+    pub open_time: Duration,
 }
 
 impl Default for RoomSettings {
     fn default() -> Self {
-        RoomSettings { first_move_time: DEFAULT_FIRST_MOVE_TIME, idle_time: DEFAULT_IDLE_TIME }
+        RoomSettings { first_move_time: DEFAULT_FIRST_MOVE_TIME, idle_time: DEFAULT_IDLE_TIME, open_time: DEFAULT_OPEN_TIME }
     }
 }
 
@@ -135,9 +146,18 @@ pub struct GameSetup {
     pub clock: Option<ClockConfig>,
     pub seats: Vec<SeatKind>,
     pub created_ms: i64,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// While a seat is open: when the game expires (ms since the epoch).
+    pub open_until_ms: Option<i64>,
 }
 
 impl GameSetup {
+    /// Whether the game waits for players to take its open seats.
+    pub fn is_waiting(&self) -> bool {
+        self.seats.iter().any(|s| matches!(s, SeatKind::Open))
+    }
+
     /// The rematch of this game, as `id`: the same variant, rules and clock, and each occupant
     /// one seat on (the last seat's to the first), so that colours change hands.
     pub fn rematch(&self, id: String, created_ms: i64) -> GameSetup {
@@ -158,11 +178,17 @@ impl GameSetup {
                 .seats
                 .iter()
                 .map(|s| match s {
-                    SeatKind::Human { token_hash } => StoredSeat::Human { token_hash: token_hash.clone() },
+                    SeatKind::Human { token_hash, player } => {
+                        StoredSeat::Human { token_hash: token_hash.clone(), player: player.clone() }
+                    }
+                    SeatKind::Open => StoredSeat::Open,
                     SeatKind::Bot { level, .. } => StoredSeat::Bot { level: level.clone() },
                 })
                 .collect(),
+            rated: self.rated,
+            open_until_ms: self.open_until_ms,
             finished: false,
+            settled: false,
             result: None,
             // Woken at once if the server stops before the game's owner stores a better time.
             wake_ms: Some(self.created_ms),
@@ -202,12 +228,50 @@ enum Command {
         plies: usize,
         reply: oneshot::Sender<Option<wire::PositionAt>>,
     },
+    /// Someone takes an open seat.
+    Sit {
+        seat: Player,
+        token_hash: String,
+        player: Option<SeatPlayer>,
+        reply: oneshot::Sender<Result<(), SitError>>,
+    },
+    /// A connection opens its chat: the latest lines of its channel, and every line after.
+    ChatJoin {
+        channel: ChatChannel,
+        reply: oneshot::Sender<ChatFeed>,
+    },
+    /// A line for a channel of the chat, from `seat` (the players' chat) or a spectator's
+    /// account (`account`).
+    Chat {
+        seat: Option<Player>,
+        account: Option<String>,
+        text: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+}
+
+/// Why an open seat was not taken.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SitError {
+    /// Someone sits there already (or it was never open).
+    Taken(String),
+    /// The account sits at another seat of this rated game.
+    AlreadySeated,
+    /// A rated game's seat needs an account.
+    LoginNeeded,
+    /// Nobody took the open seats in time.
+    Expired,
+    /// The game is over otherwise.
+    Over(String),
+    Storage,
 }
 
 /// What another server process says about a game.
 enum Elsewhere {
     Presence { instance: String, connected: Vec<u32> },
     AskPresence,
+    /// It stored a line of the game's chat.
+    Chat { line_id: String },
 }
 
 /// How many times in all a player's request is tried when another process stores first.
@@ -242,9 +306,11 @@ pub struct RoomHandle {
     /// Asks the game to look again: at storage, for actions stored elsewhere, and at whether
     /// it is now the owner of its timers and bots.
     nudge: Arc<Notify>,
-    /// The SHA-256 of each seat's token (None for bots), by seat index.
-    token_hashes: Arc<Vec<Option<String>>>,
+    /// The SHA-256 of each seat's token (None for bots and open seats), by seat index; the
+    /// owner writes a seat's when it is taken.
+    token_hashes: Arc<RwLock<Vec<Option<String>>>>,
     seat_names: Arc<Vec<(Player, &'static str)>>,
+    pub variant: Variant,
 }
 
 impl RoomHandle {
@@ -268,10 +334,17 @@ impl RoomHandle {
         let _ = self.elsewhere.send(Elsewhere::AskPresence);
     }
 
+    /// Another server process stored line `line_id` of the game's chat.
+    pub fn chat_elsewhere(&self, line_id: String) {
+        let _ = self.elsewhere.send(Elsewhere::Chat { line_id });
+    }
+
     /// The seat a token opens, if any.
     pub fn seat_for_token(&self, token: &str) -> Option<Player> {
         let hash = crate::tokens::hash_token(token);
         self.token_hashes
+            .read()
+            .expect("not poisoned")
             .iter()
             .enumerate()
             .find(|(_, h)| h.as_deref() == Some(hash.as_str()))
@@ -328,6 +401,28 @@ impl RoomHandle {
         self.tx.send(Command::Position { plies, reply }).await.ok()?;
         rx.await.ok()
     }
+
+    /// Takes the open seat `seat` for the holder of the token hashed `token_hash`.
+    pub async fn sit(&self, seat: Player, token_hash: String, player: Option<SeatPlayer>) -> Result<(), SitError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Sit { seat, token_hash, player, reply }).await.map_err(|_| SitError::Storage)?;
+        rx.await.map_err(|_| SitError::Storage)?
+    }
+
+    /// The chat of `channel`: its latest lines, and a receiver of the lines after them.
+    pub async fn chat_join(&self, channel: ChatChannel) -> Option<ChatFeed> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::ChatJoin { channel, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Writes a chat line: a seat's in the players' chat, a spectator's (with his account's
+    /// name) in the spectators'; the error is the message for that client.
+    pub async fn chat(&self, seat: Option<Player>, account: Option<String>, text: String) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Chat { seat, account, text, reply }).await.map_err(|_| "the game is not available".to_string())?;
+        rx.await.map_err(|_| "the game is not available".to_string())?
+    }
 }
 
 /// Why an action was not taken.
@@ -382,6 +477,17 @@ struct Room {
     aborted: Option<String>,
     /// After the end: the rematch asked for.
     rematch: Rematch,
+    /// Whether the finished game's places and ratings are written.
+    settled: bool,
+    /// When the last action was stored (ms since the epoch): a finished game ended then.
+    last_action_ms: i64,
+    /// Each chat channel's latest lines, once a connection asked for them.
+    chat_history: HashMap<ChatChannel, VecDeque<ChatLine>>,
+    /// Each chat channel's new lines, serialized once for every connection.
+    chat_feeds: HashMap<ChatChannel, broadcast::Sender<Utf8Bytes>>,
+    chat_limits: ChatLimits,
+    /// Shared with the handles: the seat a token opens.
+    token_hashes: Arc<RwLock<Vec<Option<String>>>>,
 }
 
 /// A finished game's rematch: which seats asked for it, and the new game once all agreed (all
@@ -406,7 +512,10 @@ pub fn spawn_room(
     let mut seats = Vec::new();
     for seat in &stored.seats {
         seats.push(match seat {
-            StoredSeat::Human { token_hash } => SeatKind::Human { token_hash: token_hash.clone() },
+            StoredSeat::Human { token_hash, player } => {
+                SeatKind::Human { token_hash: token_hash.clone(), player: player.clone() }
+            }
+            StoredSeat::Open => SeatKind::Open,
             StoredSeat::Bot { level } => SeatKind::Bot { bot: Bot::stored(&stored.id, level), level: level.clone() },
         });
     }
@@ -421,18 +530,17 @@ pub fn spawn_room(
         moved: vec![false; 3],
         first_turn: None,
     });
-    let setup =
-        GameSetup { id: stored.id.clone(), variant, rules: stored.rules.clone(), clock, seats, created_ms: stored.created_ms };
-    let token_hashes = Arc::new(
-        setup
-            .seats
-            .iter()
-            .map(|s| match s {
-                SeatKind::Human { token_hash } => Some(token_hash.clone()),
-                SeatKind::Bot { .. } => None,
-            })
-            .collect(),
-    );
+    let setup = GameSetup {
+        id: stored.id.clone(),
+        variant,
+        rules: stored.rules.clone(),
+        clock,
+        seats,
+        created_ms: stored.created_ms,
+        rated: stored.rated,
+        open_until_ms: stored.open_until_ms,
+    };
+    let token_hashes = Arc::new(RwLock::new(token_hashes(&setup.seats)));
     let seat_names = Arc::new(table.seats().into_iter().map(|p| (p, table.seat_name(p))).collect());
     let (tx, rx) = mpsc::channel(64);
     let (bot_tx, bot_rx) = mpsc::unbounded_channel();
@@ -460,6 +568,12 @@ pub fn spawn_room(
         last_activity: now,
         aborted: None,
         rematch: Rematch::default(),
+        settled: stored.settled,
+        last_action_ms: stored.actions.last().map_or(stored.created_ms, |a| a.created_ms),
+        chat_history: HashMap::new(),
+        chat_feeds: HashMap::new(),
+        chat_limits: ChatLimits::new(),
+        token_hashes: token_hashes.clone(),
     };
     for action in &stored.actions {
         room.replay(action)?;
@@ -474,7 +588,7 @@ pub fn spawn_room(
     }
     // Whoever joins gets the whole state: the moves replayed are not news.
     room.moves.take_changes();
-    let handle = RoomHandle { id: stored.id.clone(), tx, elsewhere: elsewhere_tx, nudge, token_hashes, seat_names };
+    let handle = RoomHandle { id: stored.id.clone(), tx, elsewhere: elsewhere_tx, nudge, token_hashes, seat_names, variant };
     let task = tokio::spawn(room.run(rx, bot_rx, elsewhere_rx));
     Ok((handle, task))
 }
@@ -526,6 +640,7 @@ impl Room {
                     self.retry_at = None;
                     self.flag_if_due().await;
                     self.abort_if_due().await;
+                    self.expire_if_due().await;
                     self.after_change().await;
                 }
             }
@@ -539,7 +654,15 @@ impl Room {
         }
         let flag = self.clocks.as_ref().and_then(Clocks::deadline).map(|(_, at)| at);
         let abort = self.abort_deadline().map(|(_, at)| at);
-        flag.into_iter().chain(abort).min()
+        flag.into_iter().chain(abort).chain(self.expiry()).min()
+    }
+
+    /// When the game expires, while it waits for players.
+    fn expiry(&self) -> Option<Instant> {
+        if self.aborted.is_some() || !self.setup.is_waiting() {
+            return None;
+        }
+        self.setup.open_until_ms.map(instant_of_wall_ms)
     }
 
     async fn handle(&mut self, command: Command) {
@@ -576,6 +699,239 @@ impl Room {
             Command::Position { plies, reply } => {
                 let _ = reply.send(self.table.position_after(plies));
             }
+            Command::Sit { seat, token_hash, player, reply } => {
+                let _ = reply.send(self.take_seat(seat, token_hash, player).await);
+                self.after_change().await;
+            }
+            Command::ChatJoin { channel, reply } => {
+                let _ = reply.send(self.chat_join(channel).await);
+            }
+            Command::Chat { seat, account, text, reply } => {
+                let _ = reply.send(self.chat(seat, account, text).await);
+            }
+        }
+    }
+
+    /// Takes an open seat, trying again on the game as it now stands while another server
+    /// process stores an action of the game first.
+    async fn take_seat(&mut self, seat: Player, token_hash: String, player: Option<SeatPlayer>) -> Result<(), SitError> {
+        for _ in 0..MAX_RACES {
+            match &self.aborted {
+                Some(text) if text == EXPIRED_TEXT => return Err(SitError::Expired),
+                Some(text) => return Err(SitError::Over(text.clone())),
+                None => {}
+            }
+            if !matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Open)) {
+                return Err(SitError::Taken(self.table.seat_name(seat).to_string()));
+            }
+            if self.setup.rated {
+                let Some(player) = &player else { return Err(SitError::LoginNeeded) };
+                let seated = self.setup.seats.iter().any(|s| match s {
+                    SeatKind::Human { player: Some(p), .. } => p.user_id == player.user_id,
+                    _ => false,
+                });
+                if seated {
+                    return Err(SitError::AlreadySeated);
+                }
+            }
+            let taken = SeatTaken { seat: seat.index(), token_hash: token_hash.clone(), player: player.clone() };
+            let action = StoredAction {
+                seq: self.seq,
+                seat: seat.index(),
+                kind: ActionKind::Sit,
+                detail: taken.detail(),
+                clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
+                created_ms: now_ms(),
+            };
+            // What the game is once the seat is taken: it starts if that was the last open seat.
+            let mut after = self.setup.clone();
+            after.seats[seat.index()] = SeatKind::Human { token_hash: token_hash.clone(), player: player.clone() };
+            if !after.is_waiting() {
+                after.open_until_ms = None;
+            }
+            let mut clocks = self.clocks.clone();
+            if let Some(clocks) = clocks.as_mut() {
+                let runner = if after.is_waiting() { None } else { self.table.clock_runner() };
+                clocks.start(runner, Instant::now());
+            }
+            let wake_ms = wake_at(&after, &self.table, clocks.as_ref(), self.settings.first_move_time).map(wall_ms);
+            match self.store.take_seat(&self.setup.id, &action, &taken, after.open_until_ms, wake_ms).await {
+                Ok(()) => {}
+                Err(StoreError::Conflict) => {
+                    self.catch_up().await;
+                    continue;
+                }
+                Err(e) => {
+                    error!(game = %self.setup.id, "could not store a seat taken: {e}");
+                    return Err(SitError::Storage);
+                }
+            }
+            self.seq += 1;
+            self.last_action_ms = action.created_ms;
+            self.stored_wake_ms = wake_ms;
+            self.setup = after;
+            self.clocks = clocks;
+            *self.token_hashes.write().expect("not poisoned") = token_hashes(&self.setup.seats);
+            info!(game = %self.setup.id, "{} taken{}", self.table.seat_name(seat), if self.setup.is_waiting() { "" } else { ": the game starts" });
+            self.publish();
+            return Ok(());
+        }
+        Err(SitError::Storage)
+    }
+
+    /// Applies a seat taken (stored here or by another process).
+    fn apply_sit(&mut self, taken: SeatTaken) {
+        self.setup.seats[taken.seat] = SeatKind::Human { token_hash: taken.token_hash, player: taken.player };
+        if !self.setup.is_waiting() {
+            self.setup.open_until_ms = None;
+        }
+        *self.token_hashes.write().expect("not poisoned") = token_hashes(&self.setup.seats);
+    }
+
+    /// Ends the game if its open seats are still open when it expires: stored, then published.
+    async fn expire_if_due(&mut self) {
+        if !self.expiry().is_some_and(|at| at <= Instant::now()) || !self.instances.owns(&self.setup.id) {
+            return;
+        }
+        let stored = StoredAction {
+            seq: self.seq,
+            seat: 0,
+            kind: ActionKind::Expire,
+            detail: String::new(),
+            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
+            created_ms: now_ms(),
+        };
+        match self.store.append_action(&self.setup.id, &stored, Some(EXPIRED_TEXT), None).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict) => {
+                // A seat was taken (or the game expired) elsewhere first: the game as it now stands decides.
+                self.catch_up().await;
+                return;
+            }
+            Err(e) => {
+                error!(game = %self.setup.id, "could not store the expiry: {e}");
+                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
+                return;
+            }
+        }
+        info!(game = %self.setup.id, "{EXPIRED_TEXT}");
+        self.seq += 1;
+        self.last_action_ms = stored.created_ms;
+        self.stored_wake_ms = None;
+        self.aborted = Some(EXPIRED_TEXT.to_string());
+        self.publish();
+    }
+
+    /// Writes the places, archive entry and rating changes of a game just over, once; the
+    /// game's owner does it (and a game loaded unsettled after a stop).
+    async fn settle_if_over(&mut self) {
+        if self.settled || !self.is_over() || !self.instances.owns(&self.setup.id) {
+            return;
+        }
+        let players: Vec<Option<SeatPlayer>> = self
+            .setup
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatKind::Human { player, .. } => player.clone(),
+                _ => None,
+            })
+            .collect();
+        let finished = FinishedGame {
+            game_id: &self.setup.id,
+            variant: self.setup.variant.name(),
+            rated: self.setup.rated,
+            aborted: self.aborted.is_some(),
+            plies: self.moves.moves().len() as i64,
+            finished_ms: self.last_action_ms,
+            places: self.table.placings(),
+            players: &players,
+        };
+        match settle(self.store.as_ref(), &finished).await {
+            Ok(ratings) => {
+                self.settled = true;
+                let mut changed = false;
+                for (seat, rating) in self.setup.seats.iter_mut().zip(ratings) {
+                    if let (SeatKind::Human { player: Some(player), .. }, Some(rating)) = (seat, rating) {
+                        player.rating = rating;
+                        changed = true;
+                    }
+                }
+                if changed {
+                    self.publish();
+                }
+            }
+            Err(e) => warn!(game = %self.setup.id, "could not settle the finished game (tried again when it is loaded): {e}"),
+        }
+    }
+
+    /// Opens a connection's chat: the channel's latest lines (read once from storage), and a
+    /// receiver of the lines after them.
+    async fn chat_join(&mut self, channel: ChatChannel) -> ChatFeed {
+        if !self.chat_history.contains_key(&channel) {
+            let lines = match self.store.chat_lines(&self.setup.id, channel, CHAT_HISTORY as i64).await {
+                Ok(lines) => lines,
+                Err(e) => {
+                    warn!(game = %self.setup.id, "could not read the chat: {e}");
+                    Vec::new()
+                }
+            };
+            self.chat_history.insert(channel, lines.into());
+        }
+        let lines: Vec<wire::ChatLine> = self.chat_history[&channel].iter().map(|line| self.chat_view(line)).collect();
+        let feed = self.chat_feeds.entry(channel).or_insert_with(|| broadcast::channel(UPDATES_KEPT).0);
+        ChatFeed { history: crate::chat::message(lines), lines: feed.subscribe() }
+    }
+
+    /// Writes a chat line: stored, then sent to the channel's connections.
+    async fn chat(&mut self, seat: Option<Player>, account: Option<String>, text: String) -> Result<(), String> {
+        let (channel, author) = match seat {
+            Some(seat) => {
+                let author = match &self.setup.seats[seat.index()] {
+                    SeatKind::Human { player: Some(player), .. } => player.name.clone(),
+                    _ => self.table.seat_name(seat).to_string(),
+                };
+                (ChatChannel::Players, author)
+            }
+            None => (ChatChannel::Spectators, account.ok_or("log in to chat as a spectator")?),
+        };
+        let text = crate::chat::checked_text(&text)?;
+        if !self.chat_limits.allow(channel, &author) {
+            return Err("slow down: one chat line a second".to_string());
+        }
+        let line = ChatLine { id: new_game_id(), channel, author, seat: seat.map(Player::index), text, created_ms: now_ms() };
+        if let Err(e) = self.store.add_chat(&self.setup.id, &line).await {
+            error!(game = %self.setup.id, "could not store a chat line: {e}");
+            return Err("the server could not store your line; please try again".to_string());
+        }
+        self.add_chat_line(line);
+        Ok(())
+    }
+
+    /// Keeps a new chat line among the latest, and sends it to its channel's connections.
+    fn add_chat_line(&mut self, line: ChatLine) {
+        let view = self.chat_view(&line);
+        if let Some(history) = self.chat_history.get_mut(&line.channel) {
+            if history.iter().any(|l| l.id == line.id) {
+                return;
+            }
+            history.push_back(line.clone());
+            if history.len() > CHAT_HISTORY {
+                history.pop_front();
+            }
+        }
+        if let Some(feed) = self.chat_feeds.get(&line.channel) {
+            let _ = feed.send(crate::chat::message(vec![view]));
+        }
+    }
+
+    fn chat_view(&self, line: &ChatLine) -> wire::ChatLine {
+        wire::ChatLine {
+            channel: line.channel.name().to_string(),
+            author: line.author.clone(),
+            seat: line.seat.and_then(Player::from_index).map(|s| self.table.seat_name(s).to_string()),
+            text: line.text.clone(),
+            ms: line.created_ms,
         }
     }
 
@@ -624,6 +980,11 @@ impl Room {
                 }
             }
             Elsewhere::AskPresence => self.announce_presence().await,
+            Elsewhere::Chat { line_id } => match self.store.chat_line(&line_id).await {
+                Ok(Some((_, line))) => self.add_chat_line(line),
+                Ok(None) => {}
+                Err(e) => warn!(game = %self.setup.id, "could not read a chat line of another server: {e}"),
+            },
         }
     }
 
@@ -654,6 +1015,7 @@ impl Room {
         };
         let Some(last) = actions.last() else { return };
         let last_ms = last.created_ms;
+        self.last_action_ms = last_ms;
         for action in &actions {
             if let Err(e) = self.replay(action) {
                 error!(game = %self.setup.id, "{e}");
@@ -710,6 +1072,17 @@ impl Room {
                 self.rematch.asked = PlayerSet::EMPTY;
                 return Ok(());
             }
+            ActionKind::Sit => {
+                let taken = SeatTaken::from_detail(action.seat, &action.detail)
+                    .filter(|t| t.seat < self.setup.seats.len())
+                    .ok_or_else(|| format!("game {id}: stored action {} takes a seat unreadably", action.seq))?;
+                self.apply_sit(taken);
+                return Ok(());
+            }
+            ActionKind::Expire => {
+                self.aborted = Some(EXPIRED_TEXT.to_string());
+                return Ok(());
+            }
         };
         if let (Some(clocks), ActionKind::Move) = (self.clocks.as_mut(), action.kind) {
             clocks.moved[seat.index()] = true;
@@ -726,9 +1099,10 @@ impl Room {
         Ok(())
     }
 
-    /// The seat whose clock runs: none once the game is over (an abort included).
+    /// The seat whose clock runs: none once the game is over (an abort included), nor before
+    /// every seat is taken.
     fn clock_runner(&self) -> Option<Player> {
-        if self.aborted.is_some() {
+        if self.aborted.is_some() || self.setup.is_waiting() {
             None
         } else {
             self.table.clock_runner()
@@ -740,6 +1114,9 @@ impl Room {
     async fn perform(&mut self, seat: Player, action: Action) -> Result<(), PerformError> {
         if let Some(aborted) = &self.aborted {
             return Err(PerformError::Refused(format!("the game is over: {aborted}")));
+        }
+        if self.setup.is_waiting() {
+            return Err(PerformError::Refused("the game starts when every seat is taken".into()));
         }
         let now = Instant::now();
         let mut table = self.table.clone();
@@ -790,6 +1167,7 @@ impl Room {
             }
         }
         self.stored_wake_ms = if result.is_some() { None } else { wake_ms };
+        self.last_action_ms = stored.created_ms;
         self.table = table;
         self.clocks = clocks;
         self.seq += 1;
@@ -814,6 +1192,9 @@ impl Room {
         }
         if let Some(id) = &self.rematch.game {
             return Err(PerformError::Refused(format!("the rematch has started already: game {id}")));
+        }
+        if self.setup.is_waiting() {
+            return Err(PerformError::Refused("the game expired before it started: there is nothing to play again".into()));
         }
         if !agree {
             if self.rematch.asked.is_empty() {
@@ -984,7 +1365,8 @@ impl Room {
     /// What the server does by itself after a change: a seat out of the game passes, bots
     /// accept proposed alliances, and a bot to move starts thinking (on the game's owner).
     async fn after_change(&mut self) {
-        if self.retry_at.is_some() || self.aborted.is_some() {
+        self.settle_if_over().await;
+        if self.retry_at.is_some() || self.aborted.is_some() || self.setup.is_waiting() {
             return;
         }
         for _ in 0..MAX_RACES {
@@ -1123,9 +1505,11 @@ impl Room {
         let seats = self.seats_view();
         let table = self.table_view();
         let rematch = self.rematch_view();
+        let open_until_ms = self.open_until_ms();
         let (moves_from, moves) = self.moves.take_changes();
         let update = wire::GameUpdate {
             version: self.seq,
+            open_until_ms,
             seats,
             table,
             moves_from,
@@ -1147,6 +1531,8 @@ impl Room {
             variant: self.setup.variant.name().to_string(),
             rules: self.setup.rules.clone(),
             clock: self.setup.clock.map(|c| wire::Clock { initial_ms: c.initial_ms, increment_ms: c.increment_ms }),
+            rated: self.setup.rated,
+            open_until_ms: self.open_until_ms(),
             seats: self.seats_view(),
             table: self.table_view(),
             moves: self.moves.moves().to_vec(),
@@ -1154,6 +1540,11 @@ impl Room {
             rematch: self.rematch_view(),
             you: None,
         }
+    }
+
+    /// When the game expires, while it waits for players (not once it expired).
+    fn open_until_ms(&self) -> Option<i64> {
+        self.setup.open_until_ms.filter(|_| self.aborted.is_none() && self.setup.is_waiting())
     }
 
     /// Whether a seat has a connection open, here or through another process.
@@ -1169,9 +1560,14 @@ impl Room {
             .seats()
             .into_iter()
             .map(|seat| {
-                let (occupant, connected) = match &self.setup.seats[seat.index()] {
-                    SeatKind::Human { .. } => (wire::Occupant::Human, self.is_connected(seat)),
-                    SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true),
+                let (occupant, connected, player) = match &self.setup.seats[seat.index()] {
+                    SeatKind::Human { player, .. } => (
+                        wire::Occupant::Human,
+                        self.is_connected(seat),
+                        player.as_ref().map(|p| wire::SeatPlayer { name: p.name.clone(), rating: p.rating.shown() }),
+                    ),
+                    SeatKind::Open => (wire::Occupant::Open, false, None),
+                    SeatKind::Bot { level, .. } => (wire::Occupant::Bot { level: level.clone() }, true, None),
                 };
                 wire::SeatState {
                     seat: table.seat_name(seat).to_string(),
@@ -1179,6 +1575,7 @@ impl Room {
                     connected,
                     clock_ms: self.clocks.as_ref().map(|c| c.left(seat, now)),
                     active: table.active(seat),
+                    player,
                 }
             })
             .collect()
@@ -1226,7 +1623,9 @@ impl Room {
         let mut tags = vec![("Date".to_string(), date_tag(self.setup.created_ms))];
         for seat in table.seats() {
             let who = match &self.setup.seats[seat.index()] {
-                SeatKind::Human { .. } => "Human".to_string(),
+                SeatKind::Human { player: Some(player), .. } => player.name.clone(),
+                SeatKind::Human { player: None, .. } => "Human".to_string(),
+                SeatKind::Open => "Open seat".to_string(),
                 // The level as players read it ("Bot (Easy)"), an old engine name as stored.
                 SeatKind::Bot { level, .. } => {
                     format!("Bot ({})", polyshogi_engine::Level::from_name(level).map_or(level.as_str(), |l| l.label()))
@@ -1243,12 +1642,16 @@ impl Room {
     }
 }
 
-/// When the game must next run by itself: at once when a bot is to move, else when a clock
-/// falls or a first move is overdue, whichever comes first; `None` when nothing happens in the
-/// game by itself (a human to move without a clock, or the game over).
+/// When the game must next run by itself: when it expires while it waits for players; at once
+/// when a bot is to move, else when a clock falls or a first move is overdue, whichever comes
+/// first; `None` when nothing happens in the game by itself (a human to move without a clock,
+/// or the game over).
 fn wake_at(setup: &GameSetup, table: &Table, clocks: Option<&Clocks>, first_move_time: Duration) -> Option<Instant> {
     if table.is_over() {
         return None;
+    }
+    if setup.is_waiting() {
+        return setup.open_until_ms.map(instant_of_wall_ms);
     }
     if table.clock_runner().is_some_and(|seat| matches!(setup.seats[seat.index()], SeatKind::Bot { .. })) {
         return Some(Instant::now());
@@ -1268,6 +1671,31 @@ fn abort_deadline(setup: &GameSetup, clocks: &Clocks, first_move_time: Duration)
         _ => None,
     }
 }
+
+/// A time in ms since the epoch as an instant of this process's clock.
+fn instant_of_wall_ms(ms: i64) -> Instant {
+    let now = Instant::now();
+    let ahead = ms - now_ms();
+    if ahead >= 0 {
+        now + Duration::from_millis(ahead as u64)
+    } else {
+        now.checked_sub(Duration::from_millis(ahead.unsigned_abs())).unwrap_or(now)
+    }
+}
+
+/// Each seat's token hash (`None` for bots and open seats), by seat index.
+fn token_hashes(seats: &[SeatKind]) -> Vec<Option<String>> {
+    seats
+        .iter()
+        .map(|s| match s {
+            SeatKind::Human { token_hash, .. } => Some(token_hash.clone()),
+            SeatKind::Open | SeatKind::Bot { .. } => None,
+        })
+        .collect()
+}
+
+/// What an expired game's outcome says.
+const EXPIRED_TEXT: &str = "Expired: nobody took the open seats in time";
 
 /// An instant as ms since the epoch (for storage, which outlives the process's clock).
 fn wall_ms(at: Instant) -> i64 {

@@ -74,6 +74,10 @@ impl Rooms {
         &self.store
     }
 
+    pub fn settings(&self) -> &RoomSettings {
+        &self.settings
+    }
+
     /// How many games are in memory.
     pub fn live_count(&self) -> usize {
         self.live.lock().expect("not poisoned").len()
@@ -136,15 +140,22 @@ impl Rooms {
                     handle.asked_presence();
                 }
             }
+            Change::Chat { game_id, line_id } => {
+                if let Some(handle) = self.loaded(&game_id) {
+                    handle.chat_elsewhere(line_id);
+                }
+            }
             // Anything may have been stored meanwhile.
             Change::Missed => self.nudge_all(),
         }
     }
 
     /// Loads every unfinished game this process owns whose wake time is near (a clock to fall,
-    /// a bot to move), and forgets the games whose owners have stopped.
+    /// a bot to move), and every finished one not yet settled (its owner stopped first, and
+    /// settles it when loaded); forgets the games whose owners have stopped.
     pub async fn wake_due(&self) -> Result<(), StoreError> {
-        let ids = self.store.games_to_wake(now_ms() + WAKE_AHEAD.as_millis() as i64, WAKE_BATCH).await?;
+        let mut ids = self.store.games_to_wake(now_ms() + WAKE_AHEAD.as_millis() as i64, WAKE_BATCH).await?;
+        ids.extend(self.store.unsettled_games(WAKE_BATCH).await?.into_iter().filter(|id| self.loaded(id).is_none()));
         for id in ids.into_iter().filter(|id| self.instances.owns(id)) {
             if let Err(e) = self.get(&id).await {
                 error!(game = %id, "not resumed: {e}");

@@ -5,6 +5,7 @@
 
 mod changes;
 mod group_commit;
+mod players;
 mod sql;
 
 use std::fmt;
@@ -13,7 +14,13 @@ use async_trait::async_trait;
 use tokio::sync::mpsc;
 
 pub use changes::Change;
+pub use players::{
+    Account, ChatChannel, ChatLine, GameFilter, ListedGame, ListedSeat, NewUser, PlayerRecord, RatingPoint, RatingUpdate,
+    SeatTaken, Settled, Settlement, VariantRating,
+};
 pub use sql::{normalize_url, SqlStore};
+
+use crate::ratings::Rating;
 
 /// Why storage failed.
 #[derive(Debug)]
@@ -52,11 +59,21 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
-/// A seat as stored: a human (with the hash of his token) or a bot (with its level).
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A seat as stored: a human (with the hash of his token, and his account if he has one), a
+/// seat left open to anyone, or a bot (with its level).
+#[derive(Clone, PartialEq, Debug)]
 pub enum StoredSeat {
-    Human { token_hash: String },
+    Human { token_hash: String, player: Option<SeatPlayer> },
+    Open,
     Bot { level: String },
+}
+
+/// The account at a seat, and its rating in the game's variant when it sat down.
+#[derive(Clone, PartialEq, Debug)]
+pub struct SeatPlayer {
+    pub user_id: String,
+    pub name: String,
+    pub rating: Rating,
 }
 
 /// What a stored action did.
@@ -84,10 +101,14 @@ pub enum ActionKind {
     AskRematch,
     /// After the end: a seat turns the rematch asked for down.
     DeclineRematch,
+    /// An open seat is taken; `detail` is `SeatTaken::detail`. Not a rule of the game.
+    Sit,
+    /// Nobody took the open seats in time: the game ends without result, like an abort.
+    Expire,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 12] = [
+    pub const ALL: [ActionKind; 14] = [
         ActionKind::Move,
         ActionKind::Answer,
         ActionKind::Resign,
@@ -100,6 +121,8 @@ impl ActionKind {
         ActionKind::Rematch,
         ActionKind::AskRematch,
         ActionKind::DeclineRematch,
+        ActionKind::Sit,
+        ActionKind::Expire,
     ];
 
     pub fn name(self) -> &'static str {
@@ -116,6 +139,8 @@ impl ActionKind {
             ActionKind::Rematch => "rematch",
             ActionKind::AskRematch => "rematch_ask",
             ActionKind::DeclineRematch => "rematch_decline",
+            ActionKind::Sit => "sit",
+            ActionKind::Expire => "expire",
         }
     }
 
@@ -138,7 +163,7 @@ pub struct StoredAction {
 }
 
 /// A game as stored: how it was set up, and every action since.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct StoredGame {
     pub id: String,
     pub variant: String,
@@ -148,7 +173,13 @@ pub struct StoredGame {
     pub clock: Option<(i64, i64)>,
     pub created_ms: i64,
     pub seats: Vec<StoredSeat>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// While a seat is open: when the game expires, in ms since the epoch.
+    pub open_until_ms: Option<i64>,
     pub finished: bool,
+    /// Whether the finished game's places and ratings are written (`settle_game`).
+    pub settled: bool,
     pub result: Option<String>,
     /// When the server must have the game running without anyone asking (a clock to fall, a
     /// first move overdue, a bot to move), in ms since the epoch.
@@ -205,4 +236,45 @@ pub trait Store: Send + Sync + 'static {
     async fn start_run(&self, run: &str, started_ms: i64) -> Result<Vec<Run>, StoreError>;
     /// Notes that run `run` is still alive at `alive_ms`.
     async fn keep_alive(&self, run: &str, alive_ms: i64) -> Result<(), StoreError>;
+
+    /// Stores an open seat's taking: its action (`Conflict` if its `seq` is taken) and the
+    /// seat's new occupant; `open_until_ms` and `wake_ms` replace the game's.
+    async fn take_seat(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        taken: &SeatTaken,
+        open_until_ms: Option<i64>,
+        wake_ms: Option<i64>,
+    ) -> Result<(), StoreError>;
+    /// Writes a finished game's places, archive entry and rating changes, once: `Stale` (and
+    /// nothing written) if a rating changed since it was read, `AlreadySettled` if another
+    /// process settled the game first.
+    async fn settle_game(&self, settlement: &Settlement) -> Result<Settled, StoreError>;
+    /// Finished games not yet settled (their owner stopped before it settled them).
+    async fn unsettled_games(&self, limit: i64) -> Result<Vec<String>, StoreError>;
+
+    /// Stores a new account; `false` (and nothing stored) if its name is taken.
+    async fn create_user(&self, user: &NewUser) -> Result<bool, StoreError>;
+    /// The account of `name` (in any case) and its password hash.
+    async fn user_for_login(&self, name: &str) -> Result<Option<(Account, String)>, StoreError>;
+    async fn create_session(&self, token_hash: &str, user_id: &str, created_ms: i64, expires_ms: i64) -> Result<(), StoreError>;
+    /// The account of an unexpired session.
+    async fn session_account(&self, token_hash: &str, now_ms: i64) -> Result<Option<Account>, StoreError>;
+    async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError>;
+    /// Each account's rating in `variant` and its rated games there (a new player's if none).
+    async fn ratings(&self, user_ids: &[String], variant: &str) -> Result<Vec<(Rating, i64)>, StoreError>;
+
+    /// Unfinished games with an open seat that have not expired by `now_ms`, newest first.
+    async fn open_games(&self, now_ms: i64) -> Result<Vec<ListedGame>, StoreError>;
+    /// Finished games of the archive (not aborted or expired), newest first.
+    async fn finished_games(&self, filter: &GameFilter) -> Result<Vec<ListedGame>, StoreError>;
+    /// A player's account, ratings and rating history.
+    async fn player(&self, name: &str) -> Result<Option<PlayerRecord>, StoreError>;
+
+    async fn add_chat(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError>;
+    /// The last `limit` lines of a game's channel, oldest first.
+    async fn chat_lines(&self, game_id: &str, channel: ChatChannel, limit: i64) -> Result<Vec<ChatLine>, StoreError>;
+    /// One line, by id, with its game (a line another process stored).
+    async fn chat_line(&self, id: &str) -> Result<Option<(String, ChatLine)>, StoreError>;
 }

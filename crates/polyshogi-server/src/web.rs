@@ -1,5 +1,6 @@
 //! The browser client, embedded in the binary from web/: `/` is the lobby, `/play/{id}` the
-//! game page, `/rules/{variant}` a game's rules, `/static/{file}` everything else.
+//! game page, `/rules/{variant}` a game's rules, `/@/{name}` a player's page, `/games` the
+//! archive of finished games, `/static/{file}` everything else.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
@@ -21,6 +22,8 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(|| async { file("index.html") }))
         .route("/play/{id}", get(|| async { file("play.html") }))
         .route("/rules/{variant}", get(|| async { file("rules.html") }))
+        .route("/@/{name}", get(|| async { file("player.html") }))
+        .route("/games", get(|| async { file("games.html") }))
         .route("/static/{*path}", get(|Path(path): Path<String>| async move { file(&path) }))
 }
 

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+pub use crate::ratings::ShownRating;
+
 /// `GET /api/variants`: one playable variant.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct VariantInfo {
@@ -121,6 +123,9 @@ pub struct NewGame {
     pub clock: Option<Clock>,
     /// One per seat, in seat order.
     pub seats: Vec<Occupant>,
+    /// Whether the result changes the players' ratings (accounts only, no bots).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub rated: bool,
 }
 
 /// A game's clock: each seat starts with `initial_ms` and gains `increment_ms` per move.
@@ -136,7 +141,12 @@ pub struct Clock {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Occupant {
+    /// A seat reached by its link.
     Human,
+    /// In a request only: the creator's own seat (his account's, when he is logged in).
+    Me,
+    /// A seat left open to anyone, listed in the lobby until it is taken.
+    Open,
     /// `level` is one of `GET /api/levels`.
     Bot {
         level: String,
@@ -163,7 +173,24 @@ pub struct CreatedSeat {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatAccess {
     Human { token: String, link: String },
+    Open,
     Bot { level: String },
+}
+
+/// The answer to `POST /api/games/{id}/seats/{seat}`: the open seat taken, and its link.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct TakenSeat {
+    pub seat: String,
+    #[serde(flatten)]
+    pub access: SeatAccess,
+}
+
+/// An account at a seat, with its rating in the game's variant.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeatPlayer {
+    pub name: String,
+    #[serde(flatten)]
+    pub rating: ShownRating,
 }
 
 /// Any refused request: `{ "error": "…" }`, the text naming what was wrong.
@@ -182,6 +209,11 @@ pub struct GameState {
     pub variant: String,
     pub rules: Vec<String>,
     pub clock: Option<Clock>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// While a seat is open: when the game expires (ms since the epoch); no move is played
+    /// before every seat is taken.
+    pub open_until_ms: Option<i64>,
     pub seats: Vec<SeatState>,
     /// The rules' part: position, legal moves, alliances, draw offers, outcome.
     #[serde(flatten)]
@@ -220,6 +252,8 @@ pub struct SeatState {
     pub clock_ms: Option<i64>,
     /// Still in the game: not resigned, flagged or mated.
     pub active: bool,
+    /// The account at the seat; `None` for an anonymous seat, a bot or an open seat.
+    pub player: Option<SeatPlayer>,
 }
 
 /// The part of the game state the rules decide.
@@ -318,6 +352,7 @@ pub struct PositionAt {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct GameUpdate {
     pub version: i64,
+    pub open_until_ms: Option<i64>,
     pub seats: Vec<SeatState>,
     #[serde(flatten)]
     pub table: TableView,
@@ -339,6 +374,21 @@ pub enum ServerMessage {
     Update { game: Box<GameUpdate> },
     /// To the sender of a refused message only.
     Error { message: String },
+    /// Chat lines of the connection's channel: the latest ones after the state, then each new one.
+    Chat { lines: Vec<ChatLine> },
+}
+
+/// A line of a game's chat.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// `players` (the seats' chat) or `spectators`.
+    pub channel: String,
+    /// The account's name, or the seat's name for a seat without an account.
+    pub author: String,
+    /// The writer's seat, in the players' chat.
+    pub seat: Option<String>,
+    pub text: String,
+    pub ms: i64,
 }
 
 /// A WebSocket message from a client: an action, and the seat it is meant for if it names one
@@ -384,9 +434,129 @@ pub enum ClientAction {
     Rematch,
     /// Turns down the rematch asked for: every request is withdrawn.
     DeclineRematch,
+    /// Writes a line in the connection's chat.
+    Chat {
+        text: String,
+    },
 }
 
 /// Reads `null` as the default, as a field left out is read.
 fn null_as_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(deserializer: D) -> Result<T, D::Error> {
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// `GET /api/account` and the answers of logging in and out: who the session is.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AccountView {
+    pub name: Option<String>,
+}
+
+/// The body of registering and logging in.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Credentials {
+    pub name: String,
+    pub password: String,
+}
+
+/// `GET /api/lobby` and the lobby WebSocket's games: the open games, newest first.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Lobby {
+    pub games: Vec<LobbyGame>,
+}
+
+/// The lobby WebSocket's one message.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LobbyMessage {
+    Lobby { games: Vec<LobbyGame> },
+}
+
+/// An open game: what it is, and who sits where.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct LobbyGame {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub rules: Vec<String>,
+    pub clock: Option<Clock>,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    pub seats: Vec<ListedSeat>,
+}
+
+/// A seat of a listed game: `kind` `human`, `open` or `bot` (with its `level`), and the
+/// account at it (a human seat without one is anonymous).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ListedSeat {
+    pub seat: String,
+    pub kind: String,
+    pub player: Option<SeatPlayer>,
+    pub level: Option<String>,
+}
+
+/// `GET /api/games`: a page of finished games, newest first.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct GameList {
+    pub page: i64,
+    /// Whether there is a page after this one.
+    pub more: bool,
+    pub games: Vec<FinishedGame>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct FinishedGame {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    pub rules: Vec<String>,
+    pub clock: Option<Clock>,
+    pub created_ms: i64,
+    pub finished_ms: Option<i64>,
+    pub plies: Option<i64>,
+    pub result: Option<String>,
+    pub seats: Vec<FinishedSeat>,
+}
+
+/// A seat of a finished game: who sat there, his place, and what the game did to his rating.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct FinishedSeat {
+    pub seat: String,
+    pub kind: String,
+    pub player: Option<PlayerName>,
+    pub level: Option<String>,
+    pub place: Option<i64>,
+    pub rating_before: Option<i64>,
+    pub rating_after: Option<i64>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlayerName {
+    pub name: String,
+}
+
+/// `GET /api/players/{name}`: a player's page.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct PlayerProfile {
+    pub name: String,
+    pub created_ms: i64,
+    /// Each variant he has played rated games of.
+    pub ratings: Vec<VariantRating>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct VariantRating {
+    pub variant: String,
+    #[serde(flatten)]
+    pub rating: ShownRating,
+    pub games: i64,
+    /// After each rated game, oldest first.
+    pub history: Vec<RatingPoint>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RatingPoint {
+    pub game: String,
+    pub ms: i64,
+    pub rating: i64,
+    pub deviation: i64,
 }

@@ -1,6 +1,6 @@
 //! One WebSocket connection to a game: the seat its `hello` token opens (or a spectator), the
-//! state after the hello, an update after every change, and the client's messages, checked and
-//! rate-limited.
+//! state after the hello, an update after every change, the chat of its seat or of the
+//! spectators, and the client's messages, checked and rate-limited.
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -14,11 +14,13 @@ use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{interval_at, Instant};
 
+use crate::accounts::SessionAccount;
 use crate::app::{find_room, AppState};
 use crate::client::ClientAddress;
 use crate::json;
 use crate::rate_limits::SeatKey;
 use crate::room::RoomHandle;
+use crate::store::ChatChannel;
 use crate::table::Action;
 use crate::wire::{ClientAction, ClientMessage, GameState, ServerMessage};
 
@@ -29,25 +31,29 @@ const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// How often the server pings a connection: browsers answer with a pong, so a connection on
 /// which nothing arrives for the idle timeout (three pings by default) is gone.
-const PING_EVERY: Duration = Duration::from_secs(30);
+pub const PING_EVERY: Duration = Duration::from_secs(30);
 
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<AppState>,
     Path(id): Path<String>,
     ClientAddress(address): ClientAddress,
+    SessionAccount(account): SessionAccount,
 ) -> Response {
     let room = match find_room(&app, &id).await {
         Ok(room) => room,
         Err(response) => return response,
     };
     let limit = RateLimit { app, address, seat: None };
+    // The account's name signs a spectator's chat lines (the browser sends the session cookie
+    // with the upgrade request).
+    let account = account.map(|a| a.name);
     // Client messages are small: a read buffer of their size, rather than the default 128 KiB
     // that is cleared for every read, took a fifth of the server's time under load.
     ws.max_frame_size(MAX_MESSAGE_BYTES)
         .max_message_size(MAX_MESSAGE_BYTES)
         .read_buffer_size(READ_BUFFER_BYTES)
-        .on_upgrade(move |socket| connection(socket, room, limit))
+        .on_upgrade(move |socket| connection(socket, room, limit, account))
 }
 
 /// The message budgets a connection draws on (docs/API.md): its client address's, and once it
@@ -106,7 +112,7 @@ async fn greeting(socket: &mut WebSocket, room: &RoomHandle, limit: &RateLimit) 
     }
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimit) {
+async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimit, account: Option<String>) {
     let Some(seat) = greeting(&mut socket, &room, &limit).await else { return };
     limit.seat = seat.map(|seat| (room.id.clone(), seat));
     let you = seat.map(|s| room.seat_name(s));
@@ -115,7 +121,14 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimi
         let _ = socket.send(error_message("the game is not available")).await;
         return;
     };
-    if socket.send(state_message(&state, you)).await.is_ok() {
+    let channel = if seat.is_some() { ChatChannel::Players } else { ChatChannel::Spectators };
+    let Some(chat) = room.chat_join(channel).await else {
+        let _ = socket.send(error_message("the game is not available")).await;
+        room.leave(seat).await;
+        return;
+    };
+    let mut chat_lines = chat.lines;
+    if socket.send(state_message(&state, you)).await.is_ok() && socket.send(Message::Text(chat.history)).await.is_ok() {
         loop {
             tokio::select! {
                 incoming = socket.recv() => {
@@ -124,7 +137,7 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimi
                         Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
                         Some(Ok(_)) if !limit.allow() => Some("slow down".to_string()),
                         Some(Ok(Message::Binary(_))) => Some("messages are JSON text, not binary".to_string()),
-                        Some(Ok(Message::Text(text))) => handle_text(&room, seat, text.as_str()).await.err(),
+                        Some(Ok(Message::Text(text))) => handle_text(&room, seat, account.as_deref(), text.as_str()).await.err(),
                     };
                     if let Some(message) = reply {
                         if socket.send(error_message(&message)).await.is_err() {
@@ -148,6 +161,19 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimi
                         break;
                     }
                 }
+                line = chat_lines.recv() => {
+                    match line {
+                        Ok(text) => {
+                            if socket.send(Message::Text(text)).await.is_err() {
+                                break;
+                            }
+                        }
+                        // Lines missed by a connection too far behind stay missed: a chat is
+                        // not a record.
+                        Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => break,
+                    }
+                }
                 // Keeps idle connections alive through proxies, and draws the pongs that keep
                 // a quiet client within the idle timeout: so on a clock of its own, which a
                 // stream of updates does not put off.
@@ -163,11 +189,14 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, mut limit: RateLimi
 }
 
 /// Reads one client message and performs it; the error is the message for this client only.
-async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Result<(), String> {
+async fn handle_text(room: &RoomHandle, seat: Option<Player>, account: Option<&str>, text: &str) -> Result<(), String> {
     const SECOND_HELLO: &str = "this connection has said hello already";
     let (request, named_seat) = parse_message(text)?;
     if matches!(request, Request::Hello(_)) {
         return Err(SECOND_HELLO.into());
+    }
+    if let Request::Chat(line) = request {
+        return room.chat(seat, account.map(str::to_string), line).await;
     }
     let Some(seat) = seat else {
         return Err("spectators cannot act: say hello with a seat token".into());
@@ -181,6 +210,7 @@ async fn handle_text(room: &RoomHandle, seat: Option<Player>, text: &str) -> Res
         Request::Hello(_) => Err(SECOND_HELLO.into()),
         Request::Act(action) => room.act(seat, action).await,
         Request::Rematch(agree) => room.rematch(seat, agree).await,
+        Request::Chat(line) => room.chat(Some(seat), None, line).await,
     }
 }
 
@@ -192,6 +222,8 @@ enum Request {
     Act(Action),
     /// To ask for (or agree to) a rematch, or to turn it down.
     Rematch(bool),
+    /// To write a line in the connection's chat.
+    Chat(String),
 }
 
 /// A client message: what it asks for, and the seat it names, if it names one.
@@ -206,10 +238,11 @@ fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
         ("alliance", _) => "an alliance message needs \"accept\": true or false".to_string(),
         ("takeback_answer", _) => "a takeback answer needs \"accept\": true or false".to_string(),
         ("hello", _) => "a hello message needs the seat token in \"token\" (null for a spectator)".to_string(),
+        ("chat", _) => "a chat message needs its line in \"text\"".to_string(),
         (other, _) => {
             let shown: String = other.chars().take(40).collect();
             format!(
-                "unknown message type `{shown}` (known: hello, move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance, rematch, decline_rematch)"
+                "unknown message type `{shown}` (known: hello, move, resign, offer_draw, decline_draw, takeback, takeback_answer, alliance, rematch, decline_rematch, chat)"
             )
         }
     })?;
@@ -224,6 +257,7 @@ fn parse_message(text: &str) -> Result<(Request, Option<String>), String> {
         ClientAction::Alliance { accept } => Request::Act(Action::Answer(accept)),
         ClientAction::Rematch => Request::Rematch(true),
         ClientAction::DeclineRematch => Request::Rematch(false),
+        ClientAction::Chat { text } => Request::Chat(text),
     };
     Ok((request, message.seat))
 }

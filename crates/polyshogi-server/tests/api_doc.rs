@@ -34,6 +34,13 @@ const DOCUMENTS: &[(&str, &str, Check)] = &[
     ("position", "PositionAt", exactly::<wire::PositionAt>),
     ("server_message", "ServerMessage", exactly::<ServerMessage>),
     ("client_message", "ClientMessage", exactly::<wire::ClientMessage>),
+    ("credentials", "Credentials", exactly::<wire::Credentials>),
+    ("account", "AccountView", exactly::<wire::AccountView>),
+    ("taken_seat", "TakenSeat", exactly::<wire::TakenSeat>),
+    ("lobby", "Lobby", exactly::<wire::Lobby>),
+    ("lobby_message", "LobbyMessage", exactly::<wire::LobbyMessage>),
+    ("game_list", "GameList", exactly::<wire::GameList>),
+    ("player", "PlayerProfile", exactly::<wire::PlayerProfile>),
 ];
 
 /// The wire types met only inside the documented ones.
@@ -55,6 +62,15 @@ const PARTS: &[&str] = &[
     "AllianceView",
     "OutcomeView",
     "ClientAction",
+    "SeatPlayer",
+    "ChatLine",
+    "LobbyGame",
+    "ListedSeat",
+    "FinishedGame",
+    "FinishedSeat",
+    "PlayerName",
+    "VariantRating",
+    "RatingPoint",
 ];
 
 /// Reads `value` as a `T` and writes it back: a field the type does not know (documented but
@@ -156,10 +172,11 @@ fn server_type(message: &ServerMessage) -> &'static str {
         ServerMessage::State { .. } => "state",
         ServerMessage::Update { .. } => "update",
         ServerMessage::Error { .. } => "error",
+        ServerMessage::Chat { .. } => "chat",
     }
 }
 
-const SERVER_TYPES: [&str; 3] = ["state", "update", "error"];
+const SERVER_TYPES: [&str; 4] = ["state", "update", "error", "chat"];
 
 /// The `type` of a client message; like `server_type`.
 fn client_type(action: &ClientAction) -> &'static str {
@@ -174,10 +191,12 @@ fn client_type(action: &ClientAction) -> &'static str {
         ClientAction::Alliance { .. } => "alliance",
         ClientAction::Rematch => "rematch",
         ClientAction::DeclineRematch => "decline_rematch",
+        ClientAction::Chat { .. } => "chat",
     }
 }
 
-const CLIENT_TYPES: [&str; 10] = [
+const CLIENT_TYPES: [&str; 11] = [
+    "chat",
     "hello",
     "move",
     "resign",

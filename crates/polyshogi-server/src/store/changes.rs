@@ -28,6 +28,8 @@ pub enum Change {
     Presence { game_id: String, instance: String, connected: Vec<u32> },
     /// Process `instance` has just loaded a game and asks who is connected to it.
     AskPresence { game_id: String, instance: String },
+    /// A line was written in a game's chat (stored, with id `line_id`).
+    Chat { game_id: String, line_id: String },
     /// The listening connection was lost for a while: changes may have been missed.
     Missed,
 }
@@ -47,6 +49,7 @@ pub(super) fn encode(instance: &str, changes: &[Change]) -> Vec<String> {
                 format!("presence {game_id} {}", counts.join(","))
             }
             Change::AskPresence { game_id, .. } => format!("ask_presence {game_id}"),
+            Change::Chat { game_id, line_id } => format!("chat {game_id} {line_id}"),
             Change::Missed => continue,
         };
         if !payload.is_empty() && payload.len() + line.len() + 1 > MAX_PAYLOAD {
@@ -84,6 +87,7 @@ fn decode_line(line: &str, sender: &str) -> Option<Change> {
             instance: sender.to_string(),
             connected: counts.split(',').map(str::parse).collect::<Result<_, _>>().ok()?,
         }),
+        ["chat", game_id, line_id] => Some(Change::Chat { game_id: game_id.to_string(), line_id: line_id.to_string() }),
         ["ask_presence", game_id] => Some(Change::AskPresence { game_id: game_id.to_string(), instance: sender.to_string() }),
         _ => None,
     }

@@ -20,6 +20,7 @@ use tracing::warn;
 
 use super::changes::{self, Change, CHANNEL};
 use super::sql::{apply_actions, apply_write, ActionRow, Written};
+use super::players::SeatTaken;
 use super::{StoreError, StoredAction, StoredGame};
 
 /// The most writes committed together: bounds how long one commit holds the database.
@@ -33,6 +34,7 @@ pub(super) enum Write {
     Game(StoredGame),
     Rematch { game: StoredGame, from_id: String, link: StoredAction },
     Action { game_id: String, action: StoredAction, result: Option<String>, wake_ms: Option<i64> },
+    Sit { game_id: String, action: StoredAction, taken: SeatTaken, open_until_ms: Option<i64>, wake_ms: Option<i64> },
     Wake { game_id: String, wake_ms: Option<i64> },
     RunStarted { run: String, started_ms: i64 },
     Alive { run: String, alive_ms: i64 },
@@ -50,6 +52,9 @@ impl Write {
             Write::Rematch { from_id, link, .. } => {
                 Some(Change::Stored { game_id: from_id.clone(), seq: link.seq, wake_ms: None })
             }
+            Write::Sit { game_id, action, wake_ms, .. } => {
+                Some(Change::Stored { game_id: game_id.clone(), seq: action.seq, wake_ms: *wake_ms })
+            }
             _ => None,
         }
     }
@@ -59,7 +64,9 @@ impl Write {
         let (first, second) = match self {
             Write::Game(game) => (Some(game.id.as_str()), None),
             Write::Rematch { game, from_id, .. } => (Some(game.id.as_str()), Some(from_id.as_str())),
-            Write::Action { game_id, .. } | Write::Wake { game_id, .. } => (Some(game_id.as_str()), None),
+            Write::Action { game_id, .. } | Write::Wake { game_id, .. } | Write::Sit { game_id, .. } => {
+                (Some(game_id.as_str()), None)
+            }
             Write::RunStarted { .. } | Write::Alive { .. } => (None, None),
         };
         first.into_iter().chain(second)
@@ -292,7 +299,10 @@ mod tests {
             clock: None,
             created_ms: 1,
             seats: vec![StoredSeat::Bot { level: "random".into() }, StoredSeat::Bot { level: "random".into() }],
+            rated: false,
+            open_until_ms: None,
             finished: false,
+            settled: false,
             result: None,
             wake_ms: Some(1),
             actions: Vec::new(),

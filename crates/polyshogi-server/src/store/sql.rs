@@ -14,13 +14,18 @@ use tokio::sync::mpsc;
 
 use super::changes::{self, Change, APPLICATION_PREFIX, CHANNEL};
 use super::group_commit::{Write, Writer};
-use super::{ActionKind, Run, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+use super::players::{
+    self, Account, ChatChannel, ChatLine, GameFilter, ListedGame, NewUser, PlayerRecord, SeatTaken, Settled, Settlement,
+};
+use super::{ActionKind, Run, SeatPlayer, Store, StoreError, StoredAction, StoredGame, StoredSeat};
+use crate::ratings::Rating;
 use crate::tokens::new_game_id;
 
 /// The schema, as portable SQL (one set of migrations for both databases).
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (2, "wake and runs", include_str!("../../migrations/0002_wake_and_runs.sql")),
+    (3, "players", include_str!("../../migrations/0003_players.sql")),
 ];
 
 fn migrator() -> Migrator {
@@ -180,6 +185,9 @@ pub(super) async fn apply_write(tx: &mut AnyConnection, write: &Write) -> Result
         Write::Action { game_id, action, result, wake_ms } => {
             let row = ActionRow { game_id, action, result: result.as_deref(), wake_ms: *wake_ms };
             Ok(apply_actions(tx, std::slice::from_ref(&row)).await?[0])
+        }
+        Write::Sit { game_id, action, taken, open_until_ms, wake_ms } => {
+            players::apply_take_seat(tx, game_id, action, taken, *open_until_ms, *wake_ms).await
         }
         Write::Wake { game_id, wake_ms } => {
             sqlx::query("UPDATE games SET wake_ms = $1 WHERE id = $2").bind(*wake_ms).bind(game_id).execute(&mut *tx).await?;
@@ -375,8 +383,8 @@ fn placeholders(rows: usize, columns: usize, parameters: Parameters) -> String {
 /// Inserts a game and its seats.
 async fn insert_game(tx: &mut AnyConnection, game: &StoredGame) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, wake_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL, $8)",
+        "INSERT INTO games (id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, \
+         wake_ms, rated, open_until_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL, $8, $9, $10)",
     )
     .bind(&game.id)
     .bind(&game.variant)
@@ -386,19 +394,25 @@ async fn insert_game(tx: &mut AnyConnection, game: &StoredGame) -> Result<(), St
     .bind(game.clock.map(|c| c.1))
     .bind(game.created_ms)
     .bind(game.wake_ms)
+    .bind(i64::from(game.rated))
+    .bind(game.open_until_ms)
     .execute(&mut *tx)
     .await?;
     for (index, seat) in game.seats.iter().enumerate() {
-        let (kind, level, token_hash) = match seat {
-            StoredSeat::Human { token_hash } => ("human", None, Some(token_hash.clone())),
-            StoredSeat::Bot { level } => ("bot", Some(level.clone()), None),
+        let (kind, level, token_hash, user_id) = match seat {
+            StoredSeat::Human { token_hash, player } => {
+                ("human", None, Some(token_hash.clone()), player.as_ref().map(|p| p.user_id.clone()))
+            }
+            StoredSeat::Open => ("open", None, None, None),
+            StoredSeat::Bot { level } => ("bot", Some(level.clone()), None, None),
         };
-        sqlx::query("INSERT INTO seats (game_id, seat, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)")
+        sqlx::query("INSERT INTO seats (game_id, seat, kind, level, token_hash, user_id) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(&game.id)
             .bind(index as i64)
             .bind(kind)
             .bind(level)
             .bind(token_hash)
+            .bind(user_id)
             .execute(&mut *tx)
             .await?;
     }
@@ -406,7 +420,7 @@ async fn insert_game(tx: &mut AnyConnection, game: &StoredGame) -> Result<(), St
 }
 
 /// Inserts an action, unless its place in the game is taken.
-async fn insert_action(tx: &mut AnyConnection, game_id: &str, action: &StoredAction) -> Result<Written, StoreError> {
+pub(super) async fn insert_action(tx: &mut AnyConnection, game_id: &str, action: &StoredAction) -> Result<Written, StoreError> {
     let inserted = sqlx::query(
         "INSERT INTO actions (game_id, seq, seat, kind, detail, clocks, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7) \
          ON CONFLICT (game_id, seq) DO NOTHING",
@@ -487,8 +501,8 @@ impl Store for SqlStore {
 
     async fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, wake_ms \
-             FROM games WHERE id = $1",
+            "SELECT id, variant, rules, start_position, clock_initial_ms, clock_increment_ms, created_ms, finished, result, wake_ms, \
+             rated, open_until_ms, settled FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -500,10 +514,18 @@ impl Store for SqlStore {
         let initial: Option<i64> = row.try_get("clock_initial_ms")?;
         let increment: Option<i64> = row.try_get("clock_increment_ms")?;
         let finished: i64 = row.try_get("finished")?;
-        let seat_rows = sqlx::query("SELECT seat, kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY seat")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?;
+        let rated: i64 = row.try_get("rated")?;
+        let settled: i64 = row.try_get("settled")?;
+        let variant: String = row.try_get("variant")?;
+        let seat_rows = sqlx::query(
+            "SELECT s.seat, s.kind, s.level, s.token_hash, s.user_id, u.name, r.mu, r.sigma FROM seats s \
+             LEFT JOIN users u ON u.id = s.user_id LEFT JOIN ratings r ON r.user_id = s.user_id AND r.variant = $2 \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(id)
+        .bind(&variant)
+        .fetch_all(&self.pool)
+        .await?;
         let mut seats = Vec::new();
         for (expected, seat_row) in seat_rows.iter().enumerate() {
             let seat: i64 = seat_row.try_get("seat")?;
@@ -513,8 +535,18 @@ impl Store for SqlStore {
             let kind: String = seat_row.try_get("kind")?;
             let level: Option<String> = seat_row.try_get("level")?;
             let token_hash: Option<String> = seat_row.try_get("token_hash")?;
+            let user_id: Option<String> = seat_row.try_get("user_id")?;
+            let name: Option<String> = seat_row.try_get("name")?;
+            let mu: Option<f64> = seat_row.try_get("mu")?;
+            let sigma: Option<f64> = seat_row.try_get("sigma")?;
+            let player = user_id.zip(name).map(|(user_id, name)| SeatPlayer {
+                user_id,
+                name,
+                rating: mu.zip(sigma).map_or_else(Rating::default, |(mu, sigma)| Rating { mu, sigma }),
+            });
             seats.push(match (kind.as_str(), level, token_hash) {
-                ("human", _, Some(token_hash)) => StoredSeat::Human { token_hash },
+                ("human", _, Some(token_hash)) => StoredSeat::Human { token_hash, player },
+                ("open", _, _) => StoredSeat::Open,
                 ("bot", Some(level), _) => StoredSeat::Bot { level },
                 _ => return Err(corrupt(format!("game {id}: seat {seat} of kind `{kind}`"))),
             });
@@ -527,13 +559,16 @@ impl Store for SqlStore {
         let actions = action_rows.iter().map(read_action).collect::<Result<Vec<_>, _>>()?;
         Ok(Some(StoredGame {
             id: row.try_get("id")?,
-            variant: row.try_get("variant")?,
+            variant,
             rules: rules.lines().map(String::from).filter(|r| !r.is_empty()).collect(),
             start_position: row.try_get("start_position")?,
             clock: initial.zip(increment),
             created_ms: row.try_get("created_ms")?,
             seats,
+            rated: rated != 0,
+            open_until_ms: row.try_get("open_until_ms")?,
             finished: finished != 0,
+            settled: settled != 0,
             result: row.try_get("result")?,
             wake_ms: row.try_get("wake_ms")?,
             actions,
@@ -572,6 +607,81 @@ impl Store for SqlStore {
 
     async fn keep_alive(&self, run: &str, alive_ms: i64) -> Result<(), StoreError> {
         self.writer.write(Write::Alive { run: run.to_string(), alive_ms }).await
+    }
+
+    async fn take_seat(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        taken: &SeatTaken,
+        open_until_ms: Option<i64>,
+        wake_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let write = Write::Sit {
+            game_id: game_id.to_string(),
+            action: action.clone(),
+            taken: taken.clone(),
+            open_until_ms,
+            wake_ms,
+        };
+        self.writer.write(write).await
+    }
+
+    async fn settle_game(&self, settlement: &Settlement) -> Result<Settled, StoreError> {
+        players::settle_game(&self.pool, settlement).await
+    }
+
+    async fn unsettled_games(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        players::unsettled_games(&self.pool, limit).await
+    }
+
+    async fn create_user(&self, user: &NewUser) -> Result<bool, StoreError> {
+        players::create_user(&self.pool, user).await
+    }
+
+    async fn user_for_login(&self, name: &str) -> Result<Option<(Account, String)>, StoreError> {
+        players::user_for_login(&self.pool, name).await
+    }
+
+    async fn create_session(&self, token_hash: &str, user_id: &str, created_ms: i64, expires_ms: i64) -> Result<(), StoreError> {
+        players::create_session(&self.pool, token_hash, user_id, created_ms, expires_ms).await
+    }
+
+    async fn session_account(&self, token_hash: &str, now_ms: i64) -> Result<Option<Account>, StoreError> {
+        players::session_account(&self.pool, token_hash, now_ms).await
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        players::delete_session(&self.pool, token_hash).await
+    }
+
+    async fn ratings(&self, user_ids: &[String], variant: &str) -> Result<Vec<(Rating, i64)>, StoreError> {
+        players::ratings(&self.pool, user_ids, variant).await
+    }
+
+    async fn open_games(&self, now_ms: i64) -> Result<Vec<ListedGame>, StoreError> {
+        players::open_games(&self.pool, now_ms).await
+    }
+
+    async fn finished_games(&self, filter: &GameFilter) -> Result<Vec<ListedGame>, StoreError> {
+        players::finished_games(&self.pool, filter).await
+    }
+
+    async fn player(&self, name: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        players::player(&self.pool, name).await
+    }
+
+    async fn add_chat(&self, game_id: &str, line: &ChatLine) -> Result<(), StoreError> {
+        players::add_chat(&self.pool, game_id, line).await?;
+        self.announce(&Change::Chat { game_id: game_id.to_string(), line_id: line.id.clone() }).await
+    }
+
+    async fn chat_lines(&self, game_id: &str, channel: ChatChannel, limit: i64) -> Result<Vec<ChatLine>, StoreError> {
+        players::chat_lines(&self.pool, game_id, channel, limit).await
+    }
+
+    async fn chat_line(&self, id: &str) -> Result<Option<(String, ChatLine)>, StoreError> {
+        players::chat_line(&self.pool, id).await
     }
 }
 

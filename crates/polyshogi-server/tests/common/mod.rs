@@ -185,6 +185,11 @@ pub async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, condi
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     game: Value,
+    /// Every chat line received so far, in order: `chat` messages are kept here, not returned
+    /// by `next`.
+    pub chat: Vec<Value>,
+    /// How many `chat` messages arrived (the first one, after the state, may have no line).
+    pub chat_messages: usize,
 }
 
 /// Puts an update's fields into `game`: its moves after the first `moves_from` of the game's,
@@ -218,7 +223,7 @@ impl Client {
 
     pub async fn open_url(url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
-        Client { ws, game: Value::Null }
+        Client { ws, game: Value::Null, chat: Vec::new(), chat_messages: 0 }
     }
 
     pub async fn send_text(&mut self, text: &str) {
@@ -271,6 +276,11 @@ impl Client {
                             assert!(self.game.is_object(), "an update before any state: {message}");
                             apply_update(&mut self.game, &message["game"]);
                         }
+                        Some("chat") => {
+                            self.chat.extend(message["lines"].as_array().expect("a chat message has lines").iter().cloned());
+                            self.chat_messages += 1;
+                            continue;
+                        }
                         _ => {}
                     }
                     return Some(message);
@@ -321,6 +331,18 @@ impl Client {
             return self.game.clone();
         }
         self.until_state(what, pred).await
+    }
+
+    /// Reads messages (states, updates, errors are passed over) until the chat lines received
+    /// satisfy `pred`.
+    pub async fn until_chat(&mut self, what: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while !pred(&self.chat) {
+            if self.next_before(deadline).await.is_none() && !pred(&self.chat) {
+                panic!("gave up waiting for {what}; the chat was {:?}", self.chat);
+            }
+        }
+        self.chat.clone()
     }
 
     pub async fn close(mut self) {
