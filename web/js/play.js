@@ -90,6 +90,10 @@ async function start() {
   document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
   if (tokens.length) noteGame(gameId, { title: layout.title || first.variant });
   initInvite(gameId, tokens.map((t) => t.seat));
+  // Nobody to talk to on a hot-seat page, or for a player whose opponents are all bots.
+  const held = new Set(tokens.map((t) => t.seat));
+  const alone = tokens.length > 0 && first.seats.every((s) => held.has(s.seat) || s.kind === 'bot');
+  $('chat-section').hidden = hotseat || alone;
   initChat({ player: tokens.length > 0, seatNames: seats });
   onState(first, null);
   $('game').setAttribute('aria-busy', 'false');

@@ -244,7 +244,7 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     const seen = await chatLines(w);
     assert.ok(!seen.some((l) => /good luck|not for cat|thanks, ann/.test(l.text)), 'the players\' chat stays theirs');
     assert.equal(await w.locator('.take-seat').count(), 0, 'no seat left to take');
-    await screenshot(b, 'rated-game-running-chat.png');
+    await screenshot(b, 'rated-game-running-chat.png', { fullPage: true });
 
     // A few moves, then First resigns, then Middle: Last wins, First is last.
     for (const [page, seat] of [[a, 'First'], [b, 'Middle'], [c, 'Last']]) {
@@ -262,7 +262,16 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     await b.click('#confirm-yes');
     for (const page of [a, b, c, w]) await page.waitForSelector('#game[data-over="1"]');
     await c.waitForSelector('#game-end[open]');
-    assert.match(await c.locator('#placings').innerText(), /Last — 1st/);
+    // The places as the end screen says them: Last first; First and Middle, out, after him
+    // (Sannin's rules may rank the two who are out equal).
+    const places = Object.fromEntries((await c.locator('#placings li').allInnerTexts()).map((line) => {
+      const [, seat, place] = /^(\w+) — (\d+)\w\w$/.exec(line.trim());
+      return [seat, Number(place)];
+    }));
+    assert.equal(places.Last, 1, `Last wins: ${JSON.stringify(places)}`);
+    assert.ok(places.First > 1 && places.Middle > 1, `First and Middle after him: ${JSON.stringify(places)}`);
+    const place = [places.First, places.Middle, places.Last];
+    const worst = Math.max(...place);
     const ply = Number(await c.locator('#game').getAttribute('data-ply'));
 
     // The profiles: the game, and ratings that moved the right way.
@@ -277,7 +286,7 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
       assert.equal(await page.locator('.rating-card[data-variant="sannin"] .rating-chart svg .dot').count(), 2, 'the start and one game');
       const gameRow = page.locator(`tr[data-game="${id}"]`);
       await gameRow.waitFor();
-      assert.equal(await gameRow.locator('.g-place').innerText(), ['3rd', '2nd', '1st'][i]);
+      assert.equal(await gameRow.locator('.g-place').innerText(), `${place[i]}${{ 1: 'st', 2: 'nd', 3: 'rd' }[place[i]]}`);
       const change = await gameRow.locator('.g-rating').innerText();
       const expected = rating[i] - 1500;
       assert.equal(change, expected > 0 ? `+${expected}` : expected < 0 ? `−${-expected}` : '±0', `${players[i]}: the change shown is the rating's`);
@@ -290,8 +299,16 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
       assert.equal(await gameRow.locator('a.record').getAttribute('href'), `/api/games/${id}/record`);
     }
     assert.ok(rating[2] > 1500, `the winner's rating went up: ${rating[2]}`);
-    assert.ok(rating[0] < 1500, `the last one's went down: ${rating[0]}`);
-    assert.ok(rating[2] > rating[1] && rating[1] > rating[0], `in the order of the places: ${JSON.stringify(rating)}`);
+    for (const i of [0, 1]) {
+      if (place[i] === worst) assert.ok(rating[i] < 1500, `${players[i]}, last, went down: ${rating[i]}`);
+      assert.ok(rating[i] < rating[2], `${players[i]} below the winner: ${JSON.stringify(rating)}`);
+    }
+    if (place[0] !== place[1]) {
+      const [better, worse] = place[0] < place[1] ? [0, 1] : [1, 0];
+      assert.ok(rating[better] > rating[worse], `the better place, the better rating: ${JSON.stringify(rating)}`);
+    } else {
+      assert.equal(rating[0], rating[1], 'equal places, equal ratings (both started at 1500 ± 500)');
+    }
     await screenshot(p3.page, 'profile.png', { fullPage: true });
     const phoneProfile = await newPage(browser, PHONE);
     await phoneProfile.page.goto(`${BASE}/@/${players[2]}`);
