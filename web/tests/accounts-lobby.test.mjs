@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  BASE, ARTIFACTS, launch, newPage, getJSON, waitActing, waitPly, clickMove, cellsOf, waitViewing, screenshot,
+  BASE, ARTIFACTS, launch, newPage, getJSON, createGame, waitActing, waitPly, clickMove, cellsOf, waitViewing, screenshot,
 } from './helpers.mjs';
 
 const T = { timeout: 240000 };
@@ -346,6 +346,68 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     assert.match(await w.locator('#viewing-text').innerText(), /start position/);
 
     for (const p of [p1, p2, p3, watcher]) {
+      assert.deepEqual(p.page.errors, [], 'no script error');
+      await p.context.close();
+    }
+  });
+
+  test('an open seat taken from the game page; a logged-in spectator chats with the spectators only', T, async () => {
+    const levels = await getJSON('/api/levels');
+    const created = await createGame({
+      variant: 'sannin', clock: null, seats: [{ kind: 'me' }, { kind: 'open' }, { kind: 'bot', level: levels[0].name }],
+    });
+    assert.deepEqual(created.seats.map((s) => s.kind === 'open' ? 'open' : Boolean(s.token)), [true, 'open', false]);
+    const id = created.id;
+    const creator = await newPage(browser);
+    const a = creator.page;
+    await a.goto(BASE + created.seats[0].link);
+    await a.waitForSelector('#game[data-waiting="1"]');
+    await markPage(a);
+    assert.match(await a.locator('#game-title').innerText(), /Casual/);
+    assert.equal(await a.locator('.take-seat').count(), 0, 'the creator holds a seat');
+    assert.match(await a.locator('#turn').innerText(), /^Waiting for one more player/);
+
+    // A visitor without an account takes Middle from the game page.
+    const visitor = await newPage(browser);
+    const v = visitor.page;
+    await v.goto(`${BASE}/play/${id}`);
+    await v.waitForSelector('.player[data-seat="Middle"] .take-seat');
+    assert.equal(await v.locator('.player[data-seat="Middle"] .open-seat').innerText(), 'waiting for a player');
+    assert.equal(await v.locator('.take-seat').count(), 1, 'only the open seat');
+    await v.click('.player[data-seat="Middle"] .take-seat');
+    await v.waitForFunction(() => /playing Middle/.test(document.querySelector('#connection').textContent));
+    assert.equal(v.url(), `${BASE}/play/${id}`, 'no token in the address');
+    for (const page of [a, v]) await page.waitForSelector('#game[data-waiting=""]');
+    assert.ok(await a.locator('#waiting').isHidden(), 'the banner is gone once every seat is taken');
+    assert.ok(await notReloaded(a), 'the creator saw the game start without a reload');
+    await waitActing(a, 'First');
+
+    // A logged-in spectator writes to the spectators; the players do not see it, nor he theirs.
+    const fan = await newPage(browser);
+    const f = fan.page;
+    await register(f, name('eve'));
+    await f.goto(`${BASE}/play/${id}`);
+    await f.waitForFunction(() => /spectator/.test(document.querySelector('#connection').textContent));
+    await f.waitForSelector('#chat-section[data-received="1"]');
+    assert.ok(await f.locator('#chat-login-line').isHidden(), 'a logged-in spectator may write');
+    assert.match(await f.locator('#chat-channel').innerText(), /spectators/);
+    await say(f, 'nice opening');
+    await waitLine(f, 'nice opening');
+    await say(a, 'hello Middle');
+    await waitLine(v, 'hello Middle');
+    assert.ok(!(await chatLines(a)).some((l) => l.text === 'nice opening'), 'the players do not see the spectators\' chat');
+    assert.ok(!(await chatLines(f)).some((l) => l.text === 'hello Middle'), 'the spectators do not see the players\' chat');
+    // An anonymous seat writes under its seat's name.
+    await say(v, 'hi First');
+    await waitLine(a, 'hi First');
+    assert.equal((await chatLines(a)).find((l) => l.text === 'hi First').author, 'Middle');
+    // Hiding the chat is remembered.
+    await a.click('#chat-toggle');
+    assert.ok(await a.locator('#chat-body').isHidden());
+    await a.reload();
+    await a.waitForSelector('#chat-section[data-hidden="1"]');
+    assert.ok(await a.locator('#chat-body').isHidden(), 'still hidden after a reload');
+    for (const p of [creator, visitor, fan]) {
       assert.deepEqual(p.page.errors, [], 'no script error');
       await p.context.close();
     }
