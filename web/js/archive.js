@@ -28,6 +28,7 @@ function hrefFor(n) {
 async function start() {
   initAccountBar();
   $('filter-player').value = filters.player;
+  $('filter-clear').hidden = !filters.variant && !filters.player;
   let variants = [];
   let levels = [];
   try {
