@@ -31,6 +31,8 @@ async function start() {
   $('profile-head').hidden = false;
   $('profile-name').textContent = player.name;
   document.title = `polyshogi — ${player.name}`;
+  $('archive-link').href = `/games?player=${encodeURIComponent(player.name)}`;
+  $('archive-link').textContent = `${player.name}'s games in the archive`;
   $('profile-since').textContent = `Member since ${dateWords(player.created_ms)}`;
   showRatings(player, variants);
   $('profile').setAttribute('aria-busy', 'false');

@@ -226,6 +226,11 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     await say(b, 'thanks, ann');
     await waitLine(c, 'thanks, ann');   // cat's chat is live: what it lacks, the mute hid
     assert.ok(!(await chatLines(c)).some((l) => l.author === players[0]), 'no line of the muted author');
+    // Unmuted, his lines are back (they were kept, only hidden); the mute is kept in localStorage.
+    assert.deepEqual(await c.evaluate(() => JSON.parse(localStorage.getItem('polyshogi.chatMuted'))), [players[0]]);
+    await c.click(`#chat-muted button[data-author="${players[0]}"]`);
+    await waitLine(c, 'this line is not for cat');
+    assert.ok(await c.locator('#chat-muted').isHidden());
     // A line holds 140 characters; lines written too fast are refused, the server's words inline.
     assert.equal(await a.locator('#chat-input').getAttribute('maxlength'), '140');
     for (let i = 1; i <= 5; i++) await say(a, `line ${i} of a flood`);
