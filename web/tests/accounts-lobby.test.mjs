@@ -417,4 +417,76 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
       await p.context.close();
     }
   });
+
+  test('the archive and a profile page through 21 finished games; filters from the query string', T, async () => {
+    const { page, context } = await newPage(browser);
+    const who = name('pat');
+    await register(page, who);
+    // 21 casual games of this player, each resigned at once (through the API, from his page: his
+    // session cookie makes the "Me" seat his).
+    const ids = await page.evaluate(async (count) => {
+      const made = [];
+      for (let i = 0; i < count; i++) {
+        const res = await fetch('/api/games', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ variant: 'hexshogi91', clock: null, seats: [{ kind: 'me' }, { kind: 'human' }] }),
+        });
+        const game = await res.json();
+        const ws = new WebSocket(`ws://${location.host}/api/games/${game.id}/ws`);
+        await new Promise((resolve) => {
+          ws.onmessage = (e) => {
+            const message = JSON.parse(e.data);
+            if (message.type === 'state' && !message.game.outcome) ws.send(JSON.stringify({ type: 'resign' }));
+            if ((message.type === 'state' || message.type === 'update') && message.game.outcome) resolve();
+          };
+          ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: game.seats[0].token }));
+        });
+        ws.close();
+        made.push(game.id);
+      }
+      return made;
+    }, 21);
+
+    await page.goto(`${BASE}/games?player=${who}`);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(await page.locator('tbody tr').count(), 20, 'twenty games a page');
+    assert.equal(await page.locator('tbody tr').first().getAttribute('data-game'), ids.at(-1), 'newest first');
+    assert.equal(await page.locator('#pager .newer').count(), 0, 'no newer page than the first');
+    assert.match(await page.locator('tbody tr').first().locator('.g-players').innerText(), new RegExp(`${who}\\s+2nd`));
+    await page.click('#pager .older');
+    await page.waitForURL(`${BASE}/games?player=${who}&page=2`);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.deepEqual(await page.$$eval('tbody tr', (rows) => rows.map((r) => r.dataset.game)), [ids[0]], 'the oldest on page 2');
+    assert.equal(await page.locator('#pager .older').count(), 0);
+    await page.click('#pager .newer');
+    await page.waitForURL(`${BASE}/games?player=${who}`);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(await page.locator('tbody tr').count(), 20);
+    // Another game chosen: the filter applies at once, from the query string.
+    await page.selectOption('#filter-variant', 'sannin');
+    await page.waitForURL(/variant=sannin/);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(await page.locator('#filter-variant').inputValue(), 'sannin');
+    assert.equal(await page.locator('#filter-player').inputValue(), who);
+    assert.equal(await page.locator('.empty-games').innerText(), 'No finished game.');
+    assert.ok(await page.locator('#filter-clear').isVisible());
+
+    // The profile: no rating (casual games only), the same games page by page.
+    await page.goto(`${BASE}/@/${who}`);
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.ok(await page.locator('#no-ratings').isVisible(), 'casual games leave no rating');
+    assert.equal(await page.locator('tbody tr').count(), 20);
+    assert.equal(await page.locator('tbody tr').first().locator('.g-place').innerText(), '2nd');
+    assert.equal(await page.locator('tbody tr').first().locator('.g-rating').innerText(), '–', 'no rating change in a casual game');
+    await page.click('#pager .older');
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(new URL(page.url()).search, '?page=2');
+    assert.equal(await page.locator('tbody tr').count(), 1);
+    // An unknown player is said so.
+    await page.goto(`${BASE}/@/nobody_${SUFFIX}`);
+    await page.waitForSelector('#profile-status.error');
+    assert.equal(await page.locator('#profile-status').innerText(), `There is no player nobody_${SUFFIX}.`);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
 });
