@@ -489,4 +489,45 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     assert.deepEqual(page.errors, []);
     await context.close();
   });
+
+  test('the lobby without its WebSocket polls the list; the Rated box sets and frees the seats', T, async () => {
+    const { page, context } = await newPage(browser);
+    // Every lobby socket is refused at once: the page says so and polls GET /api/lobby.
+    await context.routeWebSocket(/\/api\/lobby\/ws$/, (ws) => ws.close());
+    await register(page, name('liv'));
+    await page.waitForSelector('#open-games-status[data-state="polling"]');
+    assert.equal(await page.locator('#open-games-status').innerText(), 'Reconnecting…');
+    await markPage(page);
+    const created = await createGame({ variant: 'tphs91', clock: { initial_ms: 180000, increment_ms: 2000 }, seats: [{ kind: 'human' }, { kind: 'open' }, { kind: 'open' }] });
+    const row = page.locator(`.open-game[data-game="${created.id}"]`);
+    await row.waitFor();
+    assert.ok(await notReloaded(page), 'the list came by polling, not by a reload');
+    assert.match(await row.locator('.og-head').innerText(), /Three Player Hex Shogi 91\s+3\+2\s+Casual/);
+    const [first, second] = created.seats.map((s) => s.seat);
+    assert.equal((await row.locator(`li[data-seat="${first}"]`).textContent()).replace(/\s+/g, ' ').trim(), `${first} Anonymous`);
+    assert.equal(await row.locator(`li[data-seat="${second}"] button.join`).innerText(), 'Join');
+
+    // The Rated box: the creator's seat and open seats, nothing else; unticked, all is free again.
+    await page.selectOption('#variant', 'hexshogi91');
+    await page.selectOption('#seat-1', 'human');
+    await page.check('#rated');
+    assert.deepEqual(await page.$$eval('#seats select', (ss) => ss.map((s) => s.value)), ['me', 'open']);
+    assert.ok(await page.locator('input[name="mode"][value="hotseat"]').isDisabled(), 'no hot-seat rated game');
+    assert.ok(await page.locator('#seat-1 option[value="human"]').isDisabled());
+    // "Me" moved to the other seat leaves the first one open.
+    await page.selectOption('#seat-1', 'me');
+    assert.deepEqual(await page.$$eval('#seats select', (ss) => ss.map((s) => s.value)), ['open', 'me']);
+    await page.uncheck('#rated');
+    assert.ok(await page.locator('#seat-1 option[value="human"]').isEnabled());
+    assert.ok(await page.locator('#seat-1 option[value^="bot:"]').first().isEnabled());
+    assert.ok(await page.locator('input[name="mode"][value="hotseat"]').isEnabled());
+    // Logging out unticks and locks it.
+    await page.check('#rated');
+    await page.click('#account-logout');
+    await page.waitForSelector('#account-login');
+    assert.ok(!(await page.isChecked('#rated')) && await page.locator('#rated').isDisabled());
+    assert.ok(await page.locator('#seat-1 option[value^="bot:"]').first().isEnabled(), 'the seats are free again');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
 });
