@@ -97,7 +97,7 @@ export function renderPlayers(seat, onPickHand) {
     li.dataset.out = out ? '1' : '';
     li.dataset.kind = s.kind;
     li.querySelector('.kind').textContent = s.kind === 'bot' ? `bot${s.level ? ` (${s.level})` : ''}`
-      : s.kind === 'open' ? '' : s.player ? '' : 'human';
+      : s.kind === 'open' ? '' : s.player ? '' : 'anonymous';
     renderWho(li.querySelector('.who'), s, game);
     const tags = [];
     if (me.has(s.seat)) tags.push(['you', hotseat ? 'this device' : 'you']);
