@@ -50,7 +50,8 @@ export function showEnd(game) {
     : [];
   $('placings').replaceChildren(...rows.map(([seat, place]) => {
     const li = document.createElement('li');
-    li.textContent = `${seat}${place != null ? ` — ${ordinal(place)}` : ''}`;
+    const player = game.seats.find((s) => s.seat === seat)?.player;
+    li.textContent = `${seat}${place != null ? ` — ${ordinal(place)}` : ''}${player ? ` · ${player.name}` : ''}`;
     return li;
   }));
   if (!dialog.open) dialog.showModal();

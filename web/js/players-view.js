@@ -9,7 +9,7 @@ import { pieceGlyph } from './piece-set.js';
 import { state, mySeats } from './game-state.js';
 import { hotseat, tokens } from './page-link.js';
 import { profileHref } from './account.js';
-import { ratingWithDeviation } from './game-words.js';
+import { ratingChange, ratingWithDeviation } from './game-words.js';
 import { isWaiting, takeSeat } from './waiting-room.js';
 
 const $ = (id) => document.getElementById(id);
@@ -136,11 +136,17 @@ export function renderPlayers(seat, onPickHand) {
   tickClocks();
 }
 
+/** Each seat's rating while the game was played (seat → rating), for the change at its end. */
+const ratingsBefore = new Map();
+
 /**
  * Who sits in a seat: the player's name (his profile) and rating ± deviation; for an open seat,
  * "waiting for a player" and, for a page holding no seat of this game, "Take this seat".
  */
 function renderWho(box, s, game) {
+  // The rating a player had while this page watched the game being played: once a rated game
+  // ends, the server sends the new one, and the change is shown.
+  if (s.player && !game.outcome) ratingsBefore.set(s.seat, s.player.rating);
   const key = s.kind === 'open' ? `open|${game.outcome ? 1 : 0}`
     : s.player ? `${s.player.name}|${s.player.rating}|${s.player.deviation}` : '';
   if (box.dataset.key === key) return;  // the same: the button keeps its focus
@@ -176,6 +182,14 @@ function renderWho(box, s, game) {
     r.title = s.player.provisional ? 'Rating ± deviation: provisional, few rated games yet' : 'Rating ± deviation';
     if (s.player.provisional) r.dataset.provisional = '1';
     box.append(' ', r);
+    const change = game.rated && game.outcome ? ratingChange(ratingsBefore.get(s.seat), s.player.rating) : '';
+    if (change && change !== '±0') {
+      const c = document.createElement('span');
+      c.className = 'rating-change';
+      c.dataset.sign = change.startsWith('+') ? 'up' : 'down';
+      c.textContent = change;
+      box.append(' ', c);
+    }
   }
 }
 

@@ -278,6 +278,10 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     const place = [places.First, places.Middle, places.Last];
     const worst = Math.max(...place);
     const ply = Number(await c.locator('#game').getAttribute('data-ply'));
+    // The new ratings come once the game is settled: the winner's page shows his gain.
+    await c.waitForSelector('.player[data-seat="Last"] .rating-change[data-sign="up"]');
+    const gain = await c.locator('.player[data-seat="Last"] .rating-change').innerText();
+    await screenshot(c, 'rated-game-over.png');
 
     // The profiles: the game, and ratings that moved the right way.
     const rating = {};
@@ -304,6 +308,7 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
       assert.equal(await gameRow.locator('a.record').getAttribute('href'), `/api/games/${id}/record`);
     }
     assert.ok(rating[2] > 1500, `the winner's rating went up: ${rating[2]}`);
+    assert.equal(gain, `+${rating[2] - 1500}`, 'the game page showed the same gain');
     for (const i of [0, 1]) {
       if (place[i] === worst) assert.ok(rating[i] < 1500, `${players[i]}, last, went down: ${rating[i]}`);
       assert.ok(rating[i] < rating[2], `${players[i]} below the winner: ${JSON.stringify(rating)}`);
