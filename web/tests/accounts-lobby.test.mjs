@@ -270,7 +270,8 @@ describe('accounts, the live lobby, ratings, profiles, the archive and chat', { 
     // The places as the end screen says them: Last first; First and Middle, out, after him
     // (Sannin's rules may rank the two who are out equal).
     const places = Object.fromEntries((await c.locator('#placings li').allInnerTexts()).map((line) => {
-      const [, seat, place] = /^(\w+) — (\d+)\w\w$/.exec(line.trim());
+      const [, seat, place, who] = /^(\w+) — (\d+)\w\w · (\S+)$/.exec(line.trim());
+      assert.equal(who, players[['First', 'Middle', 'Last'].indexOf(seat)], 'the end screen names the players');
       return [seat, Number(place)];
     }));
     assert.equal(places.Last, 1, `Last wins: ${JSON.stringify(places)}`);
