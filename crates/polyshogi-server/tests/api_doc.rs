@@ -338,3 +338,60 @@ async fn the_server_sends_what_the_doc_shows() {
     };
     assert_documented("server_message", &over);
 }
+
+/// Posts `body` with the session `cookie`; answers the status, the body and the cookie set.
+async fn post_as(server: &TestServer, cookie: Option<&str>, path: &str, body: &Value) -> (u16, Value, Option<String>) {
+    let mut request = reqwest::Client::new().post(server.url(path)).json(body);
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    let response = request.send().await.expect("the server answers");
+    let set = response.headers().get("set-cookie").map(|v| v.to_str().expect("text").split(';').next().expect("a pair").to_string());
+    (response.status().as_u16(), response.json().await.expect("JSON"), set)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_sends_what_the_doc_shows_of_players() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = TestServer::start(&format!("sqlite:{}", dir.path().join("doc.db").display())).await;
+    let (status, account, cookie) =
+        post_as(&server, None, "/api/account/register", &json!({ "name": "alice", "password": "correct horse" })).await;
+    assert_eq!(status, 201);
+    assert_documented("account", &account);
+    let alice = cookie.expect("a session cookie");
+    let (_, _, bob) = post_as(&server, None, "/api/account/register", &json!({ "name": "bob", "password": "correct horse" })).await;
+    let bob = bob.expect("a session cookie");
+
+    let rated = json!({ "variant": "hexshogi91", "seats": [{ "kind": "me" }, { "kind": "open" }], "rated": true });
+    let (status, created, _) = post_as(&server, Some(&alice), "/api/games", &rated).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("an id").to_string();
+    assert_documented("lobby", &server.get_json("/api/lobby").await);
+    let mut watching = Client::open_url(&format!("ws://{}/api/lobby/ws", server.addr)).await;
+    assert_documented("lobby_message", &watching.next().await);
+
+    let (status, taken, _) = post_as(&server, Some(&bob), &format!("/api/games/{id}/seats/White"), &json!({})).await;
+    assert_eq!(status, 200, "{taken}");
+    assert_documented("taken_seat", &taken);
+    let mut white = server.connect(&id, taken["token"].as_str()).await;
+    white.until_state("the game", |_| true).await;
+    white.send(json!({ "type": "chat", "text": "good luck" })).await;
+    white.until_chat("the line", |lines| !lines.is_empty()).await;
+    white.send(json!({ "type": "resign" })).await;
+    white.until_state("the end", |s| !s["outcome"].is_null()).await;
+
+    let list = loop {
+        let list = server.get_json("/api/games").await;
+        if !list["games"].as_array().expect("games").is_empty() {
+            break list;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_documented("game_list", &list);
+    assert_documented("player", &server.get_json("/api/players/alice").await);
+
+    // The chat message, as a connection opening now gets it.
+    let mut reader = server.connect(&id, taken["token"].as_str()).await;
+    let lines = reader.until_chat("the stored line", |lines| !lines.is_empty()).await;
+    assert_documented("server_message", &json!({ "type": "chat", "lines": lines }));
+}

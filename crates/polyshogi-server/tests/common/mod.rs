@@ -190,6 +190,8 @@ pub struct Client {
     pub chat: Vec<Value>,
     /// How many `chat` messages arrived (the first one, after the state, may have no line).
     pub chat_messages: usize,
+    /// Whether `next_before` returns `chat` messages too (while `until_chat` waits).
+    stop_at_chat: bool,
 }
 
 /// Puts an update's fields into `game`: its moves after the first `moves_from` of the game's,
@@ -223,7 +225,12 @@ impl Client {
 
     pub async fn open_url(url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
-        Client { ws, game: Value::Null, chat: Vec::new(), chat_messages: 0 }
+        Client::from_stream(ws)
+    }
+
+    /// A client of a WebSocket opened otherwise (with a cookie, say).
+    pub fn from_stream(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
+        Client { ws, game: Value::Null, chat: Vec::new(), chat_messages: 0, stop_at_chat: false }
     }
 
     pub async fn send_text(&mut self, text: &str) {
@@ -279,7 +286,9 @@ impl Client {
                         Some("chat") => {
                             self.chat.extend(message["lines"].as_array().expect("a chat message has lines").iter().cloned());
                             self.chat_messages += 1;
-                            continue;
+                            if !self.stop_at_chat {
+                                continue;
+                            }
                         }
                         _ => {}
                     }
@@ -337,11 +346,13 @@ impl Client {
     /// satisfy `pred`.
     pub async fn until_chat(&mut self, what: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
+        self.stop_at_chat = true;
         while !pred(&self.chat) {
-            if self.next_before(deadline).await.is_none() && !pred(&self.chat) {
+            if self.next_before(deadline).await.is_none() {
                 panic!("gave up waiting for {what}; the chat was {:?}", self.chat);
             }
         }
+        self.stop_at_chat = false;
         self.chat.clone()
     }
 
