@@ -4,8 +4,10 @@
 export async function getJSON(path, { live = false } = {}) {
   // A live document (a game's state) must never come from the cache, which a browser going
   // Back to a page prefers.
-  const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: live ? 'no-store' : 'default' });
-  if (!res.ok) throw new Error(await errorText(res));
+  const res = await fetch(path, {
+    headers: { Accept: 'application/json' }, cache: live ? 'no-store' : 'default', credentials: 'same-origin',
+  });
+  if (!res.ok) throw httpError(await errorText(res), res.status);
   return res.json();
 }
 
@@ -15,8 +17,10 @@ export async function postJSON(path, body) {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(body),
+    // The session cookie goes with every request (the account creating or joining a game).
+    credentials: 'same-origin',
   });
-  if (!res.ok) throw new Error(await errorText(res));
+  if (!res.ok) throw httpError(await errorText(res), res.status);
   return res.json();
 }
 
@@ -24,6 +28,13 @@ export async function getText(path) {
   const res = await fetch(path);
   if (!res.ok) throw new Error(await errorText(res));
   return res.text();
+}
+
+/** An Error with the server's words and the HTTP status (401: not logged in, 409: taken…). */
+function httpError(message, status) {
+  const err = new Error(message);
+  err.status = status;
+  return err;
 }
 
 async function errorText(res) {
@@ -43,7 +54,25 @@ export const api = {
   game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`, { live: true }),
   record: (id) => getText(`/api/games/${encodeURIComponent(id)}/record`),
   position: (id, ply) => getJSON(`/api/games/${encodeURIComponent(id)}/positions/${ply}`),
+  account: () => getJSON('/api/account', { live: true }),
+  register: (name, password) => postJSON('/api/account/register', { name, password }),
+  login: (name, password) => postJSON('/api/account/login', { name, password }),
+  logout: () => postJSON('/api/account/logout', {}),
+  lobby: () => getJSON('/api/lobby', { live: true }),
+  takeSeat: (id, seat) => postJSON(`/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}`, {}),
+  player: (name) => getJSON(`/api/players/${encodeURIComponent(name)}`, { live: true }),
+  /** Finished games, newest first: `{ player, variant, page }`, each optional. */
+  finishedGames: (filters) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value) query.set(key, String(value));
+    return getJSON(`/api/games?${query}`, { live: true });
+  },
 };
+
+/** A WebSocket URL on this server. */
+export function socketUrl(path) {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${path}`;
+}
 
 /**
  * The game state after an update (docs/API.md): the update's fields in place of the state's, and

@@ -53,3 +53,12 @@ export function send(seat, message) {
   }
   return true;
 }
+
+/**
+ * Sends a message that is not a seat's action (a chat line): through a seat's socket when the
+ * page holds one, else the spectator's. False when none is open.
+ */
+export function sendAny(message) {
+  const socket = sockets.find((s) => s.you && s.open) || sockets.find((s) => s.open);
+  return Boolean(socket && socket.send(message));
+}

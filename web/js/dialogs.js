@@ -38,7 +38,8 @@ export function confirmAction(text) {
 /** The end screen: the outcome and the seats by place. */
 export function showEnd(game) {
   const dialog = $('game-end');
-  $('game-end-h').textContent = game.outcome.aborted ? 'Game aborted' : 'Game over';
+  const expired = game.outcome.aborted && /^expired/i.test(game.outcome.text);
+  $('game-end-h').textContent = expired ? 'Game expired' : game.outcome.aborted ? 'Game aborted' : 'Game over';
   // Under the heading "Game aborted", the server's "Game aborted: First did not…" says only why.
   const why = game.outcome.aborted ? game.outcome.text.replace(/^game aborted:\s*/i, '') : game.outcome.text;
   $('game-end-text').textContent = why.charAt(0).toUpperCase() + why.slice(1);
@@ -49,7 +50,8 @@ export function showEnd(game) {
     : [];
   $('placings').replaceChildren(...rows.map(([seat, place]) => {
     const li = document.createElement('li');
-    li.textContent = `${seat}${place != null ? ` — ${ordinal(place)}` : ''}`;
+    const player = game.seats.find((s) => s.seat === seat)?.player;
+    li.textContent = `${seat}${place != null ? ` — ${ordinal(place)}` : ''}${player ? ` · ${player.name}` : ''}`;
     return li;
   }));
   if (!dialog.open) dialog.showModal();

@@ -54,7 +54,8 @@ export function mySeats() {
 /** The seat this page moves for now, or null. */
 export function actingSeat() {
   const { game } = state;
-  if (!game || game.outcome || game.pending_alliance) return null;
+  // A game waiting for its players (open seats) takes no move yet.
+  if (!game || game.outcome || game.pending_alliance || game.open_until_ms) return null;
   return mySeats().has(game.to_move) ? game.to_move : null;
 }
 
@@ -65,7 +66,7 @@ export function canAct() {
 /** The seat a resignation or draw offer is for: one's own, or (hot-seat) the seat to move. */
 export function resigningSeat() {
   const { game } = state;
-  if (!game || game.outcome) return null;
+  if (!game || game.outcome || game.open_until_ms) return null;
   const mine = mySeats();
   if (mine.has(game.to_move)) return game.to_move;
   const active = game.seats.filter((s) => s.active !== false && mine.has(s.seat));

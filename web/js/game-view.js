@@ -17,6 +17,8 @@ import { showEnd } from './dialogs.js';
 import { showNotice } from './notices.js';
 import { playSound, soundFor } from './sound.js';
 import { gameRulesText, loadRuleWords } from './rule-words.js';
+import { isWaiting, renderWaiting } from './waiting-room.js';
+import { modeWords } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -105,7 +107,11 @@ export function render() {
   main.dataset.over = game.outcome ? '1' : '';
   main.dataset.acting = seat || '';
   $('game-title').textContent = `${title || game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
+    + ` · ${modeWords(game.rated)}`
     + (game.rules?.length ? ` · ${gameRulesText(game.variant, game.rules)}` : '');
+  main.dataset.rated = game.rated ? '1' : '';
+  main.dataset.waiting = isWaiting(game) ? '1' : '';
+  renderWaiting(game);
   $('rules-page-link').href = `/rules/${encodeURIComponent(game.variant)}`;
   // An example in this game's own notation: the first legal move.
   const example = game.legal_moves?.[0];
@@ -143,7 +149,8 @@ export function render() {
 /** The line of a finished game: its outcome, which says itself when the game was aborted. */
 export function endLine(outcome) {
   if (!outcome.aborted) return `Game over: ${outcome.text}`;
-  return /^game aborted/i.test(outcome.text) ? outcome.text : `Game aborted: ${outcome.text}`;
+  // A game whose open seats nobody took says so itself: "Expired: …".
+  return /^(game aborted|expired)/i.test(outcome.text) ? outcome.text : `Game aborted: ${outcome.text}`;
 }
 
 /**
@@ -165,7 +172,10 @@ function renderTurn(seat, me) {
   let text;
   let hint = '';
   if (game.outcome) text = endLine(game.outcome);
-  else if (game.pending_alliance) {
+  else if (isWaiting(game)) {
+    const open = game.seats.filter((s) => s.kind === 'open').length;
+    text = `Waiting for ${open === 1 ? 'one more player' : `${open} more players`}`;
+  } else if (game.pending_alliance) {
     const p = game.pending_alliance;
     text = `Alliance proposed: ${p.allies.join(' + ')} against ${p.against}. Waiting for the answer.`;
   } else if (seat && hotseat) text = `${seat} to move — your turn on this device`;
@@ -178,7 +188,7 @@ function renderTurn(seat, me) {
   }
   if (game.to_move && (game.in_check || []).includes(game.to_move)) text += ' · in check';
   if (state.awaiting) text += ' · sending…';
-  if (!game.outcome && !game.pending_alliance) hint = firstMoveHint(game, seat);
+  if (!game.outcome && !game.pending_alliance && !isWaiting(game)) hint = firstMoveHint(game, seat);
   turn.textContent = text;
   if (hint) {
     const small = document.createElement('span');

@@ -16,6 +16,7 @@ export function initInvite(id, held) {
   const answer = createdAnswer(id);
   if (!answer) return;
   const friends = answer.seats.filter((s) => s.kind === 'human' && s.link && !held.includes(s.seat));
+  const open = answer.seats.some((s) => s.kind === 'open');
   panel = document.createElement('section');
   panel.id = 'invite';
   panel.className = 'invite';
@@ -23,12 +24,13 @@ export function initInvite(id, held) {
   panel.setAttribute('aria-labelledby', 'invite-h');
   const heading = document.createElement('h2');
   heading.id = 'invite-h';
-  heading.textContent = friends.length ? 'Invite your opponents' : 'Invite spectators';
+  heading.textContent = friends.length ? 'Invite your opponents' : open ? 'Share the game' : 'Invite spectators';
   const intro = document.createElement('p');
   intro.className = 'small';
   intro.textContent = friends.length
     ? 'Send each friend the link of his seat: whoever opens it plays that seat. Keep them to yourself otherwise.'
-    : 'The other seats are bots. Anyone may watch with the spectator link.';
+    : open ? 'The open seats are in the lobby for anyone to take; whoever opens the game\'s link may take one too.'
+      : 'The other seats are bots. Anyone may watch with the spectator link.';
   const list = document.createElement('ul');
   list.className = 'invite-links';
   for (const s of friends) list.append(linkRow(`${s.seat}`, s.link, s.seat));

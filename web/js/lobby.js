@@ -1,17 +1,28 @@
-// The lobby (/): choose a variant, its rule options, a clock and who sits where; create the
-// game and hand out the seat links, or start a hot-seat game on this device.
+// The lobby (/): the open games (open-games.js), and the new-game form: a variant, its rule
+// options, a clock, rated or casual and who sits where; then the creator goes to his seat.
 
 import { api } from './api.js';
 import { rulesInWords, valueWords } from './rule-words.js';
 import { showMyGames } from './my-games.js';
 import { noteGame, rememberCreated, rememberSeats } from './seat-store.js';
+import { account, initAccountBar, onAccountChange } from './account.js';
+import { showOpenGames } from './open-games.js';
 
 const $ = (id) => document.getElementById(id);
 
 let variants = [];
 let levels = [];
 
+/** What each seat may be, besides a bot level: the words and the `kind` sent. */
+const SEAT_KINDS = [
+  ['me', 'Me'],
+  ['open', 'Open to anyone'],
+  ['human', 'Friend by link'],
+];
+
 async function start() {
+  initAccountBar().then(showRated);
+  onAccountChange(showRated);
   showMyGames($('main'));
   // Back from a game the browser may show this page from its cache: the list is read again.
   window.addEventListener('pageshow', (e) => { if (e.persisted) showMyGames($('main')); });
@@ -33,6 +44,7 @@ async function start() {
   $('use-clock').addEventListener('change', () => { $('clock-fields').hidden = !$('use-clock').checked; });
   $('rules-reset').addEventListener('click', showRules);
   for (const radio of document.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', onMode);
+  $('rated').addEventListener('change', applyRated);
   $('create').addEventListener('submit', create);
   $('another').addEventListener('click', () => {
     $('created').hidden = true;
@@ -44,6 +56,7 @@ async function start() {
     if (button) copyLink(button);
   });
   showVariant();
+  showOpenGames(variants, levels);
   $('lobby-status').textContent = '';
   $('create-button').disabled = false;
 }
@@ -75,6 +88,8 @@ function showVariant() {
   rulesLink.href = `/rules/${encodeURIComponent(v.name)}`;
   rulesLink.textContent = `How to play ${v.title}`;
   showSeats();
+  onMode();
+  applyRated();
   showRules();
 }
 
@@ -91,7 +106,7 @@ function showSeats() {
     const select = document.createElement('select');
     select.id = id;
     select.dataset.seat = seat;
-    select.append(new Option('Human', 'human'));
+    for (const [kind, words] of SEAT_KINDS) select.append(new Option(words, kind));
     // Every level plays the game's own best engine (the server maps it), so each suits the
     // seat count; the hint says how strong it is.
     for (const level of levels) {
@@ -99,8 +114,11 @@ function showSeats() {
       option.title = level.strength;
       select.append(option);
     }
-    // A sensible default: the first seat human, the others bots (online); all human (hot-seat).
-    if (mode() === 'links' && i > 0 && levels.length) select.value = `bot:${defaultLevel()}`;
+    // A sensible default: the first seat the creator's, the others bots (online); all human
+    // (hot-seat).
+    if (mode() === 'hotseat') select.value = 'human';
+    else if (i === 0) select.value = 'me';
+    else if (levels.length) select.value = `bot:${defaultLevel()}`;
     const hint = document.createElement('span');
     hint.className = 'level-hint';
     hint.id = `seat-hint-${i}`;
@@ -109,7 +127,13 @@ function showSeats() {
       hint.textContent = level ? level.strength : '';
       hint.hidden = !level;
     };
-    select.addEventListener('change', showHint);
+    select.addEventListener('change', () => {
+      // One seat is the creator's: choosing "Me" here opens the seat that was his.
+      if (select.value === 'me') {
+        for (const other of box.querySelectorAll('select')) if (other !== select && other.value === 'me') other.value = 'open';
+      }
+      showHint();
+    });
     showHint();
     row.append(label, select, hint);
     return row;
@@ -117,12 +141,54 @@ function showSeats() {
 }
 
 function onMode() {
-  if (mode() === 'hotseat') {
-    for (const select of $('seats').querySelectorAll('select')) {
+  const hot = mode() === 'hotseat';
+  for (const select of $('seats').querySelectorAll('select')) {
+    // On one device every human seat is played here: nobody is invited, nobody joins.
+    select.querySelector('option[value="human"]').textContent = hot ? 'Human on this device' : 'Friend by link';
+    for (const kind of ['me', 'open']) select.querySelector(`option[value="${kind}"]`).disabled = hot;
+    if (hot) {
       select.value = 'human';
       select.dispatchEvent(new Event('change'));
     }
   }
+  if (hot && $('rated').checked) {
+    $('rated').checked = false;
+    applyRated();
+  }
+}
+
+/** The Rated box: only for a logged-in player (the server refuses it otherwise). */
+function showRated() {
+  const logged = Boolean(account.name);
+  $('rated').disabled = !logged;
+  $('rated-note').hidden = logged;
+  if (!logged && $('rated').checked) {
+    $('rated').checked = false;
+    applyRated();
+  }
+}
+
+/**
+ * A rated game is the creator's seat and open seats only (no bots, no links, one device per
+ * player): ticking Rated sets the seats so and locks them; unticking frees them again.
+ */
+function applyRated() {
+  const rated = $('rated').checked;
+  const selects = [...$('seats').querySelectorAll('select')];
+  if (rated) {
+    if (mode() === 'hotseat') document.querySelector('input[name="mode"][value="links"]').checked = true;
+    const mine = Math.max(0, selects.findIndex((s) => s.value === 'me'));
+    selects.forEach((select, i) => {
+      select.value = i === mine ? 'me' : 'open';
+      select.dispatchEvent(new Event('change'));
+    });
+  }
+  for (const select of selects) {
+    for (const option of select.options) {
+      if (option.value !== 'me' && option.value !== 'open') option.disabled = rated;
+    }
+  }
+  document.querySelector('input[name="mode"][value="hotseat"]').disabled = rated;
 }
 
 function showRules() {
@@ -186,8 +252,8 @@ function summarizeRules() {
 
 function requestBody() {
   const seats = [...$('seats').querySelectorAll('select')].map((select) => {
-    if (select.value === 'human') return { kind: 'human' };
-    return { kind: 'bot', level: select.value.slice(4) };
+    if (select.value.startsWith('bot:')) return { kind: 'bot', level: select.value.slice(4) };
+    return { kind: select.value };
   });
   let clock = null;
   if ($('use-clock').checked) {
@@ -196,7 +262,9 @@ function requestBody() {
     if (!(minutes > 0) || !(increment >= 0)) throw new Error('clock: give a positive number of minutes and an increment of 0 or more seconds');
     clock = { initial_ms: Math.round(minutes * 60000), increment_ms: Math.round(increment * 1000) };
   }
-  return { variant: currentVariant().name, rules: chosenRules(), clock, seats };
+  const body = { variant: currentVariant().name, rules: chosenRules(), clock, seats };
+  if ($('rated').checked) body.rated = true;
+  return body;
 }
 
 async function create(e) {
@@ -215,7 +283,7 @@ async function create(e) {
   try {
     const answer = await api.createGame(body);
     if (mode() === 'hotseat') showCreated(answer, true);
-    else openCreated(answer);
+    else openCreated(answer, body.seats.findIndex((s) => s.kind === 'me'));
   } catch (err) {
     error.textContent = `The game was not created: ${err.message}`;
     error.hidden = false;
@@ -225,13 +293,14 @@ async function create(e) {
 }
 
 /**
- * Takes the creator to his own seat (the first human seat; a spectator's page when every seat
- * is a bot's), remembering the creation answer there for the invite panel: no token is ever
- * put in the URL.
+ * Takes the creator to his own seat (the one sent as "Me", else the first human seat; a
+ * spectator's page when there is none), remembering the creation answer there for the invite
+ * panel: no token is ever put in the URL. A game with open seats waits there for its players.
  */
-function openCreated(answer) {
+function openCreated(answer, meIndex) {
   rememberCreated(answer);
-  const mine = answer.seats.find((s) => s.kind === 'human' && s.token);
+  const mine = (meIndex >= 0 && answer.seats[meIndex]?.token ? answer.seats[meIndex] : null)
+    || answer.seats.find((s) => s.kind === 'human' && s.token);
   if (mine) rememberSeats(answer.id, { [mine.seat]: mine.token });
   noteGame(answer.id, { title: currentVariant().title });
   location.assign(`/play/${encodeURIComponent(answer.id)}`);
@@ -253,6 +322,8 @@ function showCreated(answer, hotseat) {
     if (s.kind === 'bot') {
       const level = levels.find((l) => l.name === s.level);
       li.append(`bot, ${level ? level.label : s.level}`);
+    } else if (s.kind === 'open') {
+      li.append('open to anyone');
     } else if (s.link) {
       const a = document.createElement('a');
       a.href = s.link;
@@ -274,7 +345,7 @@ function showCreated(answer, hotseat) {
   spectator.href = answer.spectator_link;
   spectator.textContent = absolute(answer.spectator_link);
   const humans = {};
-  for (const s of answer.seats) if (s.kind === 'human' && s.token) humans[s.seat] = s.token;
+  for (const s of answer.seats) if (s.token) humans[s.seat] = s.token;
   const hot = $('hotseat-start');
   hot.hidden = !hotseat;
   if (hotseat) {

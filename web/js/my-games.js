@@ -7,6 +7,7 @@ import { myGames } from './seat-store.js';
 /** Where a game stands, in words, for a browser holding `seats`. */
 function standing(game, seats) {
   if (game.outcome) return game.outcome.aborted ? 'aborted' : `over: ${game.outcome.text}`;
+  if (game.open_until_ms) return 'waiting for players';
   if (!game.to_move) return 'waiting for an alliance answer';
   if (seats.includes(game.to_move)) return 'your turn';
   return `${game.to_move} to move`;

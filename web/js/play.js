@@ -25,12 +25,18 @@ import { wireDragMoves } from './drag-move.js';
 import { setKanji } from './piece-set.js';
 import { forgetSeat, noteGame } from './seat-store.js';
 import { initInvite, renderInvite } from './invite.js';
+import { initAccountBar, onAccountChange } from './account.js';
+import { chatError, initChat, receiveChat, renderWriter } from './chat.js';
 
 const $ = (id) => document.getElementById(id);
 
 let pacer = null; // shows the server's states one move at a time
 
 async function start() {
+  // The sockets say who the viewer is when they connect: after a login or logout the page loads
+  // again, its chat and seats as the account's.
+  initAccountBar().then(renderWriter);
+  onAccountChange(() => location.reload());
   $('spectator').href = `/play/${encodeURIComponent(gameId)}`;
   $('spectator').textContent = `${location.origin}/play/${gameId}`;
   document.body.dataset.role = hotseat ? 'hotseat' : tokens.length ? 'player' : 'spectator';
@@ -84,6 +90,11 @@ async function start() {
   document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
   if (tokens.length) noteGame(gameId, { title: layout.title || first.variant });
   initInvite(gameId, tokens.map((t) => t.seat));
+  // Nobody to talk to on a hot-seat page, or for a player whose opponents are all bots.
+  const held = new Set(tokens.map((t) => t.seat));
+  const alone = tokens.length > 0 && first.seats.every((s) => held.has(s.seat) || s.kind === 'bot');
+  $('chat-section').hidden = hotseat || alone;
+  initChat({ player: tokens.length > 0, seatNames: seats });
   onState(first, null);
   $('game').setAttribute('aria-busy', 'false');
   connect(gameId, tokens, {
@@ -106,7 +117,10 @@ async function start() {
 function onMessage(message, socket) {
   if (message.type === 'state' && message.game) {
     onState(message.game, socket);
+  } else if (message.type === 'chat') {
+    receiveChat(message.lines);
   } else if (message.type === 'error') {
+    if (chatError(message.message || '')) return;
     state.awaiting = false;
     if (/token/i.test(message.message || '')) {
       state.badToken = true;

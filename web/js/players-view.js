@@ -1,12 +1,16 @@
-// The players panel: each seat with its kind, tags, connection and running clock, the pieces
-// in hand (buttons that pick a drop), and the alliance line.
+// The players panel: each seat with its player (name and rating) or kind, tags, connection and
+// running clock, an open seat's "Take this seat", the pieces in hand (buttons that pick a drop),
+// and the alliance line.
 
 import { ordinal } from './places.js';
 import { seatColour } from './board.js';
 import { pieceName } from './moves.js';
 import { pieceGlyph } from './piece-set.js';
 import { state, mySeats } from './game-state.js';
-import { hotseat } from './page-link.js';
+import { hotseat, tokens } from './page-link.js';
+import { profileHref } from './account.js';
+import { ratingChange, ratingWithDeviation } from './game-words.js';
+import { isWaiting, takeSeat } from './waiting-room.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -76,7 +80,7 @@ export function renderPlayers(seat, onPickHand) {
       li.className = 'player';
       li.dataset.seat = s.seat;
       li.style.setProperty('--seat-colour', seatColour(s.seat, i));
-      li.innerHTML = '<header><span class="seat-name"></span><span class="kind"></span><span class="tags"></span>'
+      li.innerHTML = '<header><span class="seat-name"></span><span class="who"></span><span class="kind"></span><span class="tags"></span>'
         + '<span class="clock" aria-label="clock"></span></header><div class="conn"></div><div class="hand" aria-label="pieces in hand"></div>';
       li.querySelector('.seat-name').textContent = s.seat;
       return li;
@@ -86,13 +90,18 @@ export function renderPlayers(seat, onPickHand) {
   game.seats.forEach((s, i) => {
     const li = list.children[i];
     const out = s.active === false;
-    li.classList.toggle('to-move', !game.outcome && game.to_move === s.seat);
+    // A game waiting for its players has nobody to move yet.
+    const toMove = !game.outcome && !isWaiting(game) && game.to_move === s.seat;
+    li.classList.toggle('to-move', toMove);
     li.classList.toggle('out', out);
     li.dataset.out = out ? '1' : '';
-    li.querySelector('.kind').textContent = s.kind === 'bot' ? `bot${s.level ? ` (${s.level})` : ''}` : 'human';
+    li.dataset.kind = s.kind;
+    li.querySelector('.kind').textContent = s.kind === 'bot' ? `bot${s.level ? ` (${s.level})` : ''}`
+      : s.kind === 'open' ? '' : s.player ? '' : 'anonymous';
+    renderWho(li.querySelector('.who'), s, game);
     const tags = [];
     if (me.has(s.seat)) tags.push(['you', hotseat ? 'this device' : 'you']);
-    if (!game.outcome && game.to_move === s.seat) tags.push(['move', 'to move']);
+    if (toMove) tags.push(['move', 'to move']);
     if ((game.in_check || []).includes(s.seat)) tags.push(['check', 'in check']);
     if (out && !placings) tags.push(['out', 'out']);
     if (placings && placings[s.seat] != null) tags.push(['place', `${ordinal(placings[s.seat])} place`]);
@@ -105,7 +114,10 @@ export function renderPlayers(seat, onPickHand) {
       return t;
     }));
     const conn = li.querySelector('.conn');
-    if (s.kind === 'human') {
+    if (s.kind === 'human' && isWaiting(game) && !s.connected) {
+      conn.textContent = 'not here yet';
+      conn.classList.add('off');
+    } else if (s.kind === 'human') {
       conn.textContent = s.connected ? 'online' : 'not connected';
       conn.classList.toggle('off', !s.connected);
     } else conn.textContent = '';
@@ -122,6 +134,63 @@ export function renderPlayers(seat, onPickHand) {
   alliance.hidden = !alliance.textContent;
   if (state.viewPly === null) renderHands(game.hands, seat, onPickHand);
   tickClocks();
+}
+
+/** Each seat's rating while the game was played (seat → rating), for the change at its end. */
+const ratingsBefore = new Map();
+
+/**
+ * Who sits in a seat: the player's name (his profile) and rating ± deviation; for an open seat,
+ * "waiting for a player" and, for a page holding no seat of this game, "Take this seat".
+ */
+function renderWho(box, s, game) {
+  // The rating a player had while this page watched the game being played: once a rated game
+  // ends, the server sends the new one, and the change is shown.
+  if (s.player && !game.outcome) ratingsBefore.set(s.seat, s.player.rating);
+  const key = s.kind === 'open' ? `open|${game.outcome ? 1 : 0}`
+    : s.player ? `${s.player.name}|${s.player.rating}|${s.player.deviation}` : '';
+  if (box.dataset.key === key) return;  // the same: the button keeps its focus
+  box.dataset.key = key;
+  box.replaceChildren();
+  if (s.kind === 'open') {
+    const waiting = document.createElement('span');
+    waiting.className = 'open-seat';
+    waiting.textContent = game.outcome ? 'nobody came' : 'waiting for a player';
+    box.append(waiting);
+    if (!game.outcome && !tokens.length) {
+      const take = document.createElement('button');
+      take.type = 'button';
+      take.className = 'take-seat';
+      take.textContent = 'Take this seat';
+      take.setAttribute('aria-label', `Take the seat ${s.seat}`);
+      take.addEventListener('click', () => takeSeat(s.seat, take));
+      box.append(' ', take);
+    }
+    return;
+  }
+  if (!s.player) return;
+  const name = document.createElement('a');
+  name.className = 'player-name';
+  name.href = profileHref(s.player.name);
+  name.textContent = s.player.name;
+  box.append(name);
+  const rating = ratingWithDeviation(s.player);
+  if (rating) {
+    const r = document.createElement('span');
+    r.className = 'rating';
+    r.textContent = rating;
+    r.title = s.player.provisional ? 'Rating ± deviation: provisional, few rated games yet' : 'Rating ± deviation';
+    if (s.player.provisional) r.dataset.provisional = '1';
+    box.append(' ', r);
+    const change = game.rated && game.outcome ? ratingChange(ratingsBefore.get(s.seat), s.player.rating) : '';
+    if (change && change !== '±0') {
+      const c = document.createElement('span');
+      c.className = 'rating-change';
+      c.dataset.sign = change.startsWith('+') ? 'up' : 'down';
+      c.textContent = change;
+      box.append(' ', c);
+    }
+  }
 }
 
 /** The clocks, the running one counted down from when the state arrived (called 4× a second). */

@@ -5,6 +5,7 @@
 import { getJSON, getText } from './api.js';
 import { renderMarkdown } from './markdown.js';
 import { valueWords } from './rule-words.js';
+import { initAccountBar } from './account.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -90,6 +91,7 @@ function showOptions(variant) {
 }
 
 async function start() {
+  initAccountBar();
   const name = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
   try {
     const variants = await getJSON('/api/variants');

@@ -48,7 +48,8 @@ describe('lobby and rules pages', { concurrency: false }, () => {
       assert.equal(await seats.count(), variant.seats.length, `${variant.name}: one row per seat`);
       // Only the playing levels, each said in words with its strength; never an engine name.
       const offered = await page.$$eval('#seat-1 option', (os) => os.map((o) => ({ value: o.value, text: o.textContent, hint: o.title })));
-      assert.deepEqual(offered.map((o) => o.value), ['human', ...levels.map((l) => `bot:${l.name}`)], variant.name);
+      assert.deepEqual(offered.map((o) => o.value), ['me', 'open', 'human', ...levels.map((l) => `bot:${l.name}`)], variant.name);
+      assert.deepEqual(offered.slice(0, 3).map((o) => o.text), ['Me', 'Open to anyone', 'Friend by link'], variant.name);
       for (const level of levels) {
         const option = offered.find((o) => o.value === `bot:${level.name}`);
         assert.equal(option.text, `Bot: ${level.label}`);
@@ -57,11 +58,11 @@ describe('lobby and rules pages', { concurrency: false }, () => {
       for (const engine of ['random', 'greedy', 'alphabeta', 'paranoid', 'brs', 'maxn', 'mcts']) {
         assert.ok(!offered.some((o) => o.value.endsWith(`:${engine}`)), `${variant.name}: no engine ${engine} offered`);
       }
-      // The first seat human, the others the default level, its strength said under it.
-      assert.equal(await page.locator('#seat-0').inputValue(), 'human');
+      // The first seat the creator's, the others the default level, its strength said under it.
+      assert.equal(await page.locator('#seat-0').inputValue(), 'me');
       assert.equal(await page.locator('#seat-1').inputValue(), `bot:${defaultLevel.name}`);
       assert.equal(await page.locator('#seat-hint-1').innerText(), defaultLevel.strength);
-      assert.ok(await page.locator('#seat-hint-0').isHidden(), 'a human seat has no strength hint');
+      assert.ok(await page.locator('#seat-hint-0').isHidden(), "the creator's seat has no strength hint");
       // The rules link follows the chosen game.
       assert.equal(await page.locator('#rules-link').getAttribute('href'), `/rules/${variant.name}`);
     }
