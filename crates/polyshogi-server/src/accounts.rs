@@ -187,7 +187,10 @@ pub async fn login(
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
     if let Err(wait) = app.rate_limits.allow_login(address, &name) {
-        return too_many(format!("too many login attempts for this name or from your address: try again in {} s", seconds(wait)), wait);
+        return too_many(
+            format!("too many login attempts for this name or from your address: try again in {} s", seconds(wait)),
+            wait,
+        );
     }
     const WRONG: &str = "wrong name or password";
     if check_name(&name).is_err() || check_password(&password).is_err() {

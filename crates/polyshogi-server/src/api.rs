@@ -163,7 +163,9 @@ fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
         return Err("seats: at most one seat is \"me\"".into());
     }
     if request.rated && (mine != 1 || !seats.iter().all(|s| matches!(s, SeatRequest::Me | SeatRequest::Open))) {
-        return Err("rated: a rated game has the creator's seat (\"me\") and every other seat open: no bots, no link seats".into());
+        return Err(
+            "rated: a rated game has the creator's seat (\"me\") and every other seat open: no bots, no link seats".into()
+        );
     }
     Ok(NewGame { variant, rules, clock, seats, rated: request.rated })
 }
@@ -394,9 +396,10 @@ async fn take_seat(
         Err(SitError::LoginNeeded) => error_response(StatusCode::UNAUTHORIZED, "log in to sit in a rated game"),
         Err(SitError::Expired) => error_response(StatusCode::GONE, "the game has expired"),
         Err(SitError::Over(text)) => error_response(StatusCode::GONE, format!("the game is over: {text}")),
-        Err(SitError::Storage) => {
-            error_response(StatusCode::SERVICE_UNAVAILABLE, "the server could not store your seat; nothing changed, please try again")
-        }
+        Err(SitError::Storage) => error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server could not store your seat; nothing changed, please try again",
+        ),
     }
 }
 

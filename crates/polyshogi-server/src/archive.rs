@@ -37,7 +37,8 @@ pub async fn finished_games(State(app): State<AppState>, Query(query): Query<Has
         return error_response(StatusCode::BAD_REQUEST, format!("player: {}", message.trim_start_matches("name: ")));
     }
     // One more than a page: whether there is a next page.
-    let filter = GameFilter { player, variant: variant.map(|v| v.name().to_string()), offset: (page - 1) * PER_PAGE, limit: PER_PAGE + 1 };
+    let filter =
+        GameFilter { player, variant: variant.map(|v| v.name().to_string()), offset: (page - 1) * PER_PAGE, limit: PER_PAGE + 1 };
     match app.rooms.store().finished_games(&filter).await {
         Ok(mut games) => {
             let more = games.len() as i64 > PER_PAGE;

@@ -30,7 +30,8 @@ pub struct ChatLimits {
 
 impl ChatLimits {
     pub fn new() -> ChatLimits {
-        let quota = Quota::with_period(Duration::from_secs(1)).expect("not zero").allow_burst(NonZeroU32::new(3).expect("not zero"));
+        let quota =
+            Quota::with_period(Duration::from_secs(1)).expect("not zero").allow_burst(NonZeroU32::new(3).expect("not zero"));
         ChatLimits { writers: RateLimiter::keyed(quota) }
     }
 

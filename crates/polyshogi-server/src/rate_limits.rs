@@ -63,9 +63,8 @@ impl RateLimits {
     /// them would let memory grow with every seat and address ever seen.
     pub fn forget_idle(&self) {
         self.seat_messages.retain_recent();
-        for limiter in [&self.address_messages, &self.address_games, &self.address_registrations, &self.address_logins]
-            .into_iter()
-            .flatten()
+        for limiter in
+            [&self.address_messages, &self.address_games, &self.address_registrations, &self.address_logins].into_iter().flatten()
         {
             limiter.retain_recent();
         }

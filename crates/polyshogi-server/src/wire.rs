@@ -148,9 +148,7 @@ pub enum Occupant {
     /// A seat left open to anyone, listed in the lobby until it is taken.
     Open,
     /// `level` is one of `GET /api/levels`.
-    Bot {
-        level: String,
-    },
+    Bot { level: String },
 }
 
 /// The answer to `POST /api/games`: the links to hand out.

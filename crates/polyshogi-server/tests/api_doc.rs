@@ -346,7 +346,8 @@ async fn post_as(server: &TestServer, cookie: Option<&str>, path: &str, body: &V
         request = request.header("cookie", cookie);
     }
     let response = request.send().await.expect("the server answers");
-    let set = response.headers().get("set-cookie").map(|v| v.to_str().expect("text").split(';').next().expect("a pair").to_string());
+    let set =
+        response.headers().get("set-cookie").map(|v| v.to_str().expect("text").split(';').next().expect("a pair").to_string());
     (response.status().as_u16(), response.json().await.expect("JSON"), set)
 }
 
@@ -359,7 +360,8 @@ async fn the_server_sends_what_the_doc_shows_of_players() {
     assert_eq!(status, 201);
     assert_documented("account", &account);
     let alice = cookie.expect("a session cookie");
-    let (_, _, bob) = post_as(&server, None, "/api/account/register", &json!({ "name": "bob", "password": "correct horse" })).await;
+    let (_, _, bob) =
+        post_as(&server, None, "/api/account/register", &json!({ "name": "bob", "password": "correct horse" })).await;
     let bob = bob.expect("a session cookie");
 
     let rated = json!({ "variant": "hexshogi91", "seats": [{ "kind": "me" }, { "kind": "open" }], "rated": true });

@@ -165,7 +165,10 @@ async fn accounts_suite(database: &str) {
     let mut other = Browser::new(&server);
     let (status, answer) =
         other.post("/api/account/register", &json!({ "name": alice_name.to_uppercase(), "password": "whatever1" })).await;
-    assert_eq!((status, answer["error"].as_str().unwrap()), (409, format!("the name `{}` is taken", alice_name.to_uppercase()).as_str()));
+    assert_eq!(
+        (status, answer["error"].as_str().unwrap()),
+        (409, format!("the name `{}` is taken", alice_name.to_uppercase()).as_str())
+    );
     let (status, answer) = other.post("/api/account/register", &json!({ "name": "x y", "password": "whatever1" })).await;
     assert_eq!(status, 400);
     assert!(answer["error"].as_str().unwrap().starts_with("name:"), "{answer}");
@@ -200,7 +203,8 @@ async fn accounts_suite(database: &str) {
     let rated = json!({ "variant": "hexshogi91", "seats": [{ "kind": "me" }, { "kind": "open" }], "rated": true });
     let (status, answer) = anonymous.post("/api/games", &rated).await;
     assert_eq!((status, answer["error"].as_str().unwrap()), (401, "log in to create a rated game"));
-    let with_bot = json!({ "variant": "hexshogi91", "seats": [{ "kind": "me" }, { "kind": "bot", "level": "beginner" }], "rated": true });
+    let with_bot =
+        json!({ "variant": "hexshogi91", "seats": [{ "kind": "me" }, { "kind": "bot", "level": "beginner" }], "rated": true });
     let (status, answer) = alice.post("/api/games", &with_bot).await;
     assert_eq!(status, 400);
     assert!(answer["error"].as_str().unwrap().starts_with("rated:"), "{answer}");
@@ -345,7 +349,9 @@ async fn ratings_suite(database: &str) {
     let game = wait_settled(&ann, &a, &id).await;
     let places: Vec<i64> = game["seats"].as_array().unwrap().iter().map(|s| s["place"].as_i64().unwrap()).collect();
     assert_eq!(places, [1, 2, 2], "both allies share the last place: {game}");
-    let change = |seat: usize| game["seats"][seat]["rating_after"].as_i64().unwrap() - game["seats"][seat]["rating_before"].as_i64().unwrap();
+    let change = |seat: usize| {
+        game["seats"][seat]["rating_after"].as_i64().unwrap() - game["seats"][seat]["rating_before"].as_i64().unwrap()
+    };
     assert!(change(0) > 0 && change(1) < 0 && change(2) < 0, "{game}");
 
     // An alliance's win: the lone First resigns, then the former allies play on (Middle
@@ -359,7 +365,9 @@ async fn ratings_suite(database: &str) {
     let game = wait_settled(&ann, &a, &id).await;
     let places: Vec<i64> = game["seats"].as_array().unwrap().iter().map(|s| s["place"].as_i64().unwrap()).collect();
     assert_eq!(places, [3, 1, 2], "{game}");
-    let change = |seat: usize| game["seats"][seat]["rating_after"].as_i64().unwrap() - game["seats"][seat]["rating_before"].as_i64().unwrap();
+    let change = |seat: usize| {
+        game["seats"][seat]["rating_after"].as_i64().unwrap() - game["seats"][seat]["rating_before"].as_i64().unwrap()
+    };
     assert!(change(0) < 0 && change(1) > 0 && change(0) < change(2), "{game}");
 
     // Each player's page has his history, one point per rated game of the variant.
@@ -433,7 +441,10 @@ async fn chat_suite(database: &str) {
     black.send(json!({ "type": "chat", "text": "  good luck  " })).await;
     let lines = white.until_chat("Black's line", |lines| !lines.is_empty()).await;
     assert_eq!(lines[0]["author"], dan_name.as_str());
-    assert_eq!((lines[0]["seat"].clone(), lines[0]["text"].clone(), lines[0]["channel"].clone()), (json!("Black"), json!("good luck"), json!("players")));
+    assert_eq!(
+        (lines[0]["seat"].clone(), lines[0]["text"].clone(), lines[0]["channel"].clone()),
+        (json!("Black"), json!("good luck"), json!("players"))
+    );
     white.send(json!({ "type": "chat", "text": "you too" })).await;
     black.until_chat("White's line", |lines| lines.iter().any(|l| l["author"] == "White" && l["text"] == "you too")).await;
 

@@ -19,8 +19,8 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::warn;
 
 use super::changes::{self, Change, CHANNEL};
-use super::sql::{apply_actions, apply_write, ActionRow, Written};
 use super::players::SeatTaken;
+use super::sql::{apply_actions, apply_write, ActionRow, Written};
 use super::{StoreError, StoredAction, StoredGame};
 
 /// The most writes committed together: bounds how long one commit holds the database.

@@ -226,13 +226,14 @@ pub(super) async fn apply_take_seat(
 pub(super) async fn settle_game(pool: &AnyPool, s: &Settlement) -> Result<Settled, StoreError> {
     let mut connection = pool.acquire().await?;
     let mut tx = connection.begin().await?;
-    let taken = sqlx::query("UPDATE games SET settled = 1, finished_ms = $1, plies = $2, listed = $3 WHERE id = $4 AND settled = 0")
-        .bind(s.finished_ms)
-        .bind(s.plies)
-        .bind(i64::from(s.listed))
-        .bind(&s.game_id)
-        .execute(&mut *tx)
-        .await?;
+    let taken =
+        sqlx::query("UPDATE games SET settled = 1, finished_ms = $1, plies = $2, listed = $3 WHERE id = $4 AND settled = 0")
+            .bind(s.finished_ms)
+            .bind(s.plies)
+            .bind(i64::from(s.listed))
+            .bind(&s.game_id)
+            .execute(&mut *tx)
+            .await?;
     if taken.rows_affected() == 0 {
         return Ok(Settled::AlreadySettled);
     }
@@ -479,8 +480,10 @@ fn rating_of(row: &AnyRow, mu: &str, sigma: &str) -> Result<Option<Rating>, Stor
 const MAX_HISTORY: usize = 500;
 
 pub(super) async fn player(pool: &AnyPool, name: &str) -> Result<Option<PlayerRecord>, StoreError> {
-    let Some(user) =
-        sqlx::query("SELECT id, name, created_ms FROM users WHERE name_key = $1").bind(name_key(name)).fetch_optional(pool).await?
+    let Some(user) = sqlx::query("SELECT id, name, created_ms FROM users WHERE name_key = $1")
+        .bind(name_key(name))
+        .fetch_optional(pool)
+        .await?
     else {
         return Ok(None);
     };

@@ -617,13 +617,8 @@ impl Store for SqlStore {
         open_until_ms: Option<i64>,
         wake_ms: Option<i64>,
     ) -> Result<(), StoreError> {
-        let write = Write::Sit {
-            game_id: game_id.to_string(),
-            action: action.clone(),
-            taken: taken.clone(),
-            open_until_ms,
-            wake_ms,
-        };
+        let write =
+            Write::Sit { game_id: game_id.to_string(), action: action.clone(), taken: taken.clone(), open_until_ms, wake_ms };
         self.writer.write(write).await
     }
 

@@ -5,6 +5,9 @@
 //! stored by one is read by the others when they hear of it (`catch_up`), and only the game's
 //! owner among them (`Instances`) runs its timers and bots.
 
+mod chat;
+mod seating;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -21,11 +24,10 @@ use tokio::time::{sleep_until, Instant};
 use tracing::{debug, error, info, warn};
 
 use crate::bots::Bot;
-use crate::chat::{ChatFeed, ChatLimits, CHAT_HISTORY};
+use crate::chat::{ChatFeed, ChatLimits};
 use crate::instances::Instances;
 use crate::move_log::MoveLog;
 use crate::record::{date_tag, write_record};
-use crate::settle::{settle, FinishedGame};
 use crate::store::{
     ActionKind, Change, ChatChannel, ChatLine, SeatPlayer, SeatTaken, Store, StoreError, StoredAction, StoredGame, StoredSeat,
 };
@@ -33,6 +35,7 @@ use crate::table::{Action, Table};
 use crate::tokens::new_game_id;
 use crate::uptime::Uptime;
 use crate::wire;
+use seating::token_hashes;
 
 /// Who sits in a seat: a human (with his account, if he has one), nobody yet (a seat open to
 /// anyone), or a bot.
@@ -268,10 +271,15 @@ pub enum SitError {
 
 /// What another server process says about a game.
 enum Elsewhere {
-    Presence { instance: String, connected: Vec<u32> },
+    Presence {
+        instance: String,
+        connected: Vec<u32>,
+    },
     AskPresence,
     /// It stored a line of the game's chat.
-    Chat { line_id: String },
+    Chat {
+        line_id: String,
+    },
 }
 
 /// How many times in all a player's request is tried when another process stores first.
@@ -709,229 +717,6 @@ impl Room {
             Command::Chat { seat, account, text, reply } => {
                 let _ = reply.send(self.chat(seat, account, text).await);
             }
-        }
-    }
-
-    /// Takes an open seat, trying again on the game as it now stands while another server
-    /// process stores an action of the game first.
-    async fn take_seat(&mut self, seat: Player, token_hash: String, player: Option<SeatPlayer>) -> Result<(), SitError> {
-        for _ in 0..MAX_RACES {
-            match &self.aborted {
-                Some(text) if text == EXPIRED_TEXT => return Err(SitError::Expired),
-                Some(text) => return Err(SitError::Over(text.clone())),
-                None => {}
-            }
-            if !matches!(self.setup.seats.get(seat.index()), Some(SeatKind::Open)) {
-                return Err(SitError::Taken(self.table.seat_name(seat).to_string()));
-            }
-            if self.setup.rated {
-                let Some(player) = &player else { return Err(SitError::LoginNeeded) };
-                let seated = self.setup.seats.iter().any(|s| match s {
-                    SeatKind::Human { player: Some(p), .. } => p.user_id == player.user_id,
-                    _ => false,
-                });
-                if seated {
-                    return Err(SitError::AlreadySeated);
-                }
-            }
-            let taken = SeatTaken { seat: seat.index(), token_hash: token_hash.clone(), player: player.clone() };
-            let action = StoredAction {
-                seq: self.seq,
-                seat: seat.index(),
-                kind: ActionKind::Sit,
-                detail: taken.detail(),
-                clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
-                created_ms: now_ms(),
-            };
-            // What the game is once the seat is taken: it starts if that was the last open seat.
-            let mut after = self.setup.clone();
-            after.seats[seat.index()] = SeatKind::Human { token_hash: token_hash.clone(), player: player.clone() };
-            if !after.is_waiting() {
-                after.open_until_ms = None;
-            }
-            let mut clocks = self.clocks.clone();
-            if let Some(clocks) = clocks.as_mut() {
-                let runner = if after.is_waiting() { None } else { self.table.clock_runner() };
-                clocks.start(runner, Instant::now());
-            }
-            let wake_ms = wake_at(&after, &self.table, clocks.as_ref(), self.settings.first_move_time).map(wall_ms);
-            match self.store.take_seat(&self.setup.id, &action, &taken, after.open_until_ms, wake_ms).await {
-                Ok(()) => {}
-                Err(StoreError::Conflict) => {
-                    self.catch_up().await;
-                    continue;
-                }
-                Err(e) => {
-                    error!(game = %self.setup.id, "could not store a seat taken: {e}");
-                    return Err(SitError::Storage);
-                }
-            }
-            self.seq += 1;
-            self.last_action_ms = action.created_ms;
-            self.stored_wake_ms = wake_ms;
-            self.setup = after;
-            self.clocks = clocks;
-            *self.token_hashes.write().expect("not poisoned") = token_hashes(&self.setup.seats);
-            info!(game = %self.setup.id, "{} taken{}", self.table.seat_name(seat), if self.setup.is_waiting() { "" } else { ": the game starts" });
-            self.publish();
-            return Ok(());
-        }
-        Err(SitError::Storage)
-    }
-
-    /// Applies a seat taken (stored here or by another process).
-    fn apply_sit(&mut self, taken: SeatTaken) {
-        self.setup.seats[taken.seat] = SeatKind::Human { token_hash: taken.token_hash, player: taken.player };
-        if !self.setup.is_waiting() {
-            self.setup.open_until_ms = None;
-        }
-        *self.token_hashes.write().expect("not poisoned") = token_hashes(&self.setup.seats);
-    }
-
-    /// Ends the game if its open seats are still open when it expires: stored, then published.
-    async fn expire_if_due(&mut self) {
-        if !self.expiry().is_some_and(|at| at <= Instant::now()) || !self.instances.owns(&self.setup.id) {
-            return;
-        }
-        let stored = StoredAction {
-            seq: self.seq,
-            seat: 0,
-            kind: ActionKind::Expire,
-            detail: String::new(),
-            clocks: self.clocks.as_ref().map(|c| c.remaining.clone()),
-            created_ms: now_ms(),
-        };
-        match self.store.append_action(&self.setup.id, &stored, Some(EXPIRED_TEXT), None).await {
-            Ok(()) => {}
-            Err(StoreError::Conflict) => {
-                // A seat was taken (or the game expired) elsewhere first: the game as it now stands decides.
-                self.catch_up().await;
-                return;
-            }
-            Err(e) => {
-                error!(game = %self.setup.id, "could not store the expiry: {e}");
-                self.retry_at = Some(Instant::now() + Duration::from_secs(1));
-                return;
-            }
-        }
-        info!(game = %self.setup.id, "{EXPIRED_TEXT}");
-        self.seq += 1;
-        self.last_action_ms = stored.created_ms;
-        self.stored_wake_ms = None;
-        self.aborted = Some(EXPIRED_TEXT.to_string());
-        self.publish();
-    }
-
-    /// Writes the places, archive entry and rating changes of a game just over, once; the
-    /// game's owner does it (and a game loaded unsettled after a stop).
-    async fn settle_if_over(&mut self) {
-        if self.settled || !self.is_over() || !self.instances.owns(&self.setup.id) {
-            return;
-        }
-        let players: Vec<Option<SeatPlayer>> = self
-            .setup
-            .seats
-            .iter()
-            .map(|s| match s {
-                SeatKind::Human { player, .. } => player.clone(),
-                _ => None,
-            })
-            .collect();
-        let finished = FinishedGame {
-            game_id: &self.setup.id,
-            variant: self.setup.variant.name(),
-            rated: self.setup.rated,
-            aborted: self.aborted.is_some(),
-            plies: self.moves.moves().len() as i64,
-            finished_ms: self.last_action_ms,
-            places: self.table.placings(),
-            players: &players,
-        };
-        match settle(self.store.as_ref(), &finished).await {
-            Ok(ratings) => {
-                self.settled = true;
-                let mut changed = false;
-                for (seat, rating) in self.setup.seats.iter_mut().zip(ratings) {
-                    if let (SeatKind::Human { player: Some(player), .. }, Some(rating)) = (seat, rating) {
-                        player.rating = rating;
-                        changed = true;
-                    }
-                }
-                if changed {
-                    self.publish();
-                }
-            }
-            Err(e) => warn!(game = %self.setup.id, "could not settle the finished game (tried again when it is loaded): {e}"),
-        }
-    }
-
-    /// Opens a connection's chat: the channel's latest lines (read once from storage), and a
-    /// receiver of the lines after them.
-    async fn chat_join(&mut self, channel: ChatChannel) -> ChatFeed {
-        if !self.chat_history.contains_key(&channel) {
-            let lines = match self.store.chat_lines(&self.setup.id, channel, CHAT_HISTORY as i64).await {
-                Ok(lines) => lines,
-                Err(e) => {
-                    warn!(game = %self.setup.id, "could not read the chat: {e}");
-                    Vec::new()
-                }
-            };
-            self.chat_history.insert(channel, lines.into());
-        }
-        let lines: Vec<wire::ChatLine> = self.chat_history[&channel].iter().map(|line| self.chat_view(line)).collect();
-        let feed = self.chat_feeds.entry(channel).or_insert_with(|| broadcast::channel(UPDATES_KEPT).0);
-        ChatFeed { history: crate::chat::message(lines), lines: feed.subscribe() }
-    }
-
-    /// Writes a chat line: stored, then sent to the channel's connections.
-    async fn chat(&mut self, seat: Option<Player>, account: Option<String>, text: String) -> Result<(), String> {
-        let (channel, author) = match seat {
-            Some(seat) => {
-                let author = match &self.setup.seats[seat.index()] {
-                    SeatKind::Human { player: Some(player), .. } => player.name.clone(),
-                    _ => self.table.seat_name(seat).to_string(),
-                };
-                (ChatChannel::Players, author)
-            }
-            None => (ChatChannel::Spectators, account.ok_or("log in to chat as a spectator")?),
-        };
-        let text = crate::chat::checked_text(&text)?;
-        if !self.chat_limits.allow(channel, &author) {
-            return Err("slow down: one chat line a second".to_string());
-        }
-        let line = ChatLine { id: new_game_id(), channel, author, seat: seat.map(Player::index), text, created_ms: now_ms() };
-        if let Err(e) = self.store.add_chat(&self.setup.id, &line).await {
-            error!(game = %self.setup.id, "could not store a chat line: {e}");
-            return Err("the server could not store your line; please try again".to_string());
-        }
-        self.add_chat_line(line);
-        Ok(())
-    }
-
-    /// Keeps a new chat line among the latest, and sends it to its channel's connections.
-    fn add_chat_line(&mut self, line: ChatLine) {
-        let view = self.chat_view(&line);
-        if let Some(history) = self.chat_history.get_mut(&line.channel) {
-            if history.iter().any(|l| l.id == line.id) {
-                return;
-            }
-            history.push_back(line.clone());
-            if history.len() > CHAT_HISTORY {
-                history.pop_front();
-            }
-        }
-        if let Some(feed) = self.chat_feeds.get(&line.channel) {
-            let _ = feed.send(crate::chat::message(vec![view]));
-        }
-    }
-
-    fn chat_view(&self, line: &ChatLine) -> wire::ChatLine {
-        wire::ChatLine {
-            channel: line.channel.name().to_string(),
-            author: line.author.clone(),
-            seat: line.seat.and_then(Player::from_index).map(|s| self.table.seat_name(s).to_string()),
-            text: line.text.clone(),
-            ms: line.created_ms,
         }
     }
 
@@ -1685,17 +1470,6 @@ fn instant_of_wall_ms(ms: i64) -> Instant {
     } else {
         now.checked_sub(Duration::from_millis(ahead.unsigned_abs())).unwrap_or(now)
     }
-}
-
-/// Each seat's token hash (`None` for bots and open seats), by seat index.
-fn token_hashes(seats: &[SeatKind]) -> Vec<Option<String>> {
-    seats
-        .iter()
-        .map(|s| match s {
-            SeatKind::Human { token_hash, .. } => Some(token_hash.clone()),
-            SeatKind::Open | SeatKind::Bot { .. } => None,
-        })
-        .collect()
 }
 
 /// What an expired game's outcome says.
