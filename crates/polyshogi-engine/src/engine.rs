@@ -22,11 +22,14 @@ pub struct EngineOptions {
     pub weights: Weights,
     /// Evaluation noise in centipawns: weaker, less predictable play (levels use it).
     pub noise_cp: i32,
+    /// Lines reported per iteration (`MultiPV`): the best moves of the root, best first.
+    /// Only the best line decides the move; more lines cost search time, so bots keep 1.
+    pub multipv: usize,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { hash_mb: 16, weights: Weights::default(), noise_cp: 0 }
+        EngineOptions { hash_mb: 16, weights: Weights::default(), noise_cp: 0, multipv: 1 }
     }
 }
 
@@ -108,11 +111,14 @@ impl Engine {
         ctx.rule = game.position().repetition_rule();
         ctx.noise = self.options.noise_cp;
         ctx.seed = limits.seed;
+        ctx.multipv = self.options.multipv.max(1);
         let max_depth = limits.depth.unwrap_or(if unlimited { Self::DEFAULT_DEPTH } else { Self::MAX_DEPTH });
-        // The scores of the last report are the result's.
+        // The scores of the last report of the best line are the result's.
         let mut last_scores: Option<Vec<i32>> = None;
         let mut relay = |info: &Info| {
-            last_scores = Some(info.scores.clone());
+            if info.multipv == 1 {
+                last_scores = Some(info.scores.clone());
+            }
             on_info(info);
         };
         let (best, depth, pv) = match self.kind {

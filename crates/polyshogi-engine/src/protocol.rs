@@ -28,6 +28,8 @@ use crate::time::Clock;
 
 /// Stack for the search thread: deep searches recurse with large frames.
 const SEARCH_STACK: usize = 64 * 1024 * 1024;
+/// The most lines `MultiPV` asks for: each costs a search of the root's remaining moves.
+pub const MAX_MULTIPV: usize = 10;
 
 /// The engine's state between commands.
 struct Session {
@@ -38,6 +40,8 @@ struct Session {
     hash_mb: usize,
     weights: Weights,
     seed: u64,
+    /// Lines per `info` report of a searching engine (`MultiPV`).
+    multipv: usize,
     game: AnyGame,
     /// The searching engine, kept between moves of a game (its tables carry over).
     searcher: Option<Engine>,
@@ -54,6 +58,7 @@ impl Session {
             hash_mb: EngineOptions::default().hash_mb,
             weights: Weights::default(),
             seed: 0,
+            multipv: 1,
             game: AnyGame::new::<String>(variant, &[]).expect("the default variant starts"),
             searcher: None,
         }
@@ -70,7 +75,8 @@ impl Session {
     /// The searching engine for the next `go`, made afresh when its settings changed.
     fn take_searcher(&mut self) -> Engine {
         let kind = self.kind();
-        let mut options = EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0 };
+        let mut options =
+            EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0, multipv: self.multipv };
         if let Some(level) = self.level {
             options = level.options(self.variant, options);
         }
@@ -200,6 +206,7 @@ fn usi_reply() -> Vec<String> {
         format!("option name Level type combo default <none> {}", levels.join(" ")),
         format!("option name Hash type spin default {} min 1 max 4096", EngineOptions::default().hash_mb),
         "option name Weight type string default <empty>".to_string(),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
         "usiok".to_string(),
     ]
 }
@@ -240,6 +247,13 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             weights.set(value)?;
             session.weights = weights;
         }
+        "MultiPV" => {
+            let lines: usize = value.parse().map_err(|_| format!("`{value}` is not a number of lines"))?;
+            if !(1..=MAX_MULTIPV).contains(&lines) {
+                return Err(format!("MultiPV {lines} is out of range (1..{MAX_MULTIPV})"));
+            }
+            session.multipv = lines;
+        }
         "Seed" => session.seed = value.parse().map_err(|_| format!("`{value}` is not a seed (a whole number)"))?,
         "Rule" => {
             let mut rules = session.rules.clone();
@@ -248,7 +262,7 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             session.rules = rules;
             session.game = game;
         }
-        other => return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule, Level, Hash, Weight)")),
+        other => return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV)")),
     }
     Ok(())
 }
@@ -375,8 +389,9 @@ fn search_lines<P: Evaluate, W: Write + Send>(
         None => limits,
     };
     let letters = seat_letters(pos);
+    let numbered = engine.options.multipv > 1;
     let mut on_info = |info: &Info| {
-        let line = info_line(pos, &letters, info);
+        let line = info_line(pos, &letters, info, numbered);
         let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -386,12 +401,14 @@ fn search_lines<P: Evaluate, W: Write + Send>(
     vec![format!("bestmove {best}")]
 }
 
-/// `info depth … seldepth … nodes … nps … time … score <seat> <cp> … pv …`.
-fn info_line<P: Rules>(pos: &P, letters: &[char], info: &Info) -> String {
+/// `info depth … seldepth … [multipv …] nodes … nps … time … score <seat> <cp> … pv …`;
+/// `multipv` is written only when several lines were asked for (`numbered`).
+fn info_line<P: Rules>(pos: &P, letters: &[char], info: &Info, numbered: bool) -> String {
     let nps = info.nodes * 1000 / info.time_ms.max(1);
     let scores: Vec<String> = letters.iter().zip(&info.scores).map(|(l, s)| format!("{l} {s}")).collect();
+    let line = if numbered { format!(" multipv {}", info.multipv) } else { String::new() };
     format!(
-        "info depth {} seldepth {} nodes {} nps {nps} time {} score {} pv {}",
+        "info depth {} seldepth {}{line} nodes {} nps {nps} time {} score {} pv {}",
         info.depth,
         info.seldepth,
         info.nodes,

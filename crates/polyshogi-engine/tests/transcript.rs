@@ -78,6 +78,7 @@ fn usi_reply() -> Vec<String> {
         format!("option name Level type combo default <none> {}", list(Level::ALL.iter().map(|l| l.name()).collect())),
         format!("option name Hash type spin default {} min 1 max 4096", EngineOptions::default().hash_mb),
         "option name Weight type string default <empty>".to_string(),
+        "option name MultiPV type spin default 1 min 1 max 10".to_string(),
         "usiok".to_string(),
     ]
 }
@@ -154,7 +155,7 @@ fn every_playable_variant_follows_its_transcript() {
         expected.extend(random_reply(case.seats, best));
         expected.push(error(&format!("unknown variant `nonsense` (known: {})", playable.join(", "))));
         expected.extend(random_reply(case.seats, best));
-        expected.push(error("unknown option `Colour` (Variant, Engine, Seed, Rule, Level, Hash, Weight)"));
+        expected.push(error("unknown option `Colour` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV)"));
         expected.extend(random_reply(case.seats, best));
         expected.push(error("`depth x`: not a whole number"));
         expected.extend(random_reply(case.seats, best));
@@ -272,6 +273,10 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
 /// score <seat> <cp> … pv <moves>`, with a score for every seat letter in `seats`.
 fn assert_search_info(line: &str, seats: &str) {
     let words: Vec<&str> = line.split(' ').collect();
+    assert_search_words(line, &words, seats);
+}
+
+fn assert_search_words(line: &str, words: &[&str], seats: &str) {
     let number = |i: usize| words.get(i).is_some_and(|w| w.parse::<i64>().is_ok());
     assert!(words.len() > 12, "{line}");
     for (i, key) in [(1, "depth"), (3, "seldepth"), (5, "nodes"), (7, "nps"), (9, "time"), (11, "score")] {
@@ -338,4 +343,70 @@ fn departures_in_moves_take_players_out() {
     );
     // A drawn game has no move to find.
     assert_eq!(output[3..], ["bestmove none".to_string()]);
+}
+
+/// The words of an `info` line with `multipv K` taken out, and K.
+fn without_multipv(line: &str) -> (Vec<&str>, u32) {
+    let mut words: Vec<&str> = line.split(' ').collect();
+    let at = words.iter().position(|&w| w == "multipv").unwrap_or_else(|| panic!("no multipv in {line}"));
+    assert_eq!(at, 5, "multipv follows seldepth: {line}");
+    let k = words[at + 1].parse().unwrap_or_else(|_| panic!("multipv needs a number: {line}"));
+    words.drain(at..at + 2);
+    (words, k)
+}
+
+/// `MultiPV 3` in every variant and with every searching engine: each report gives lines 1, 2
+/// and 3 in order, each with a score for every seat, and their first moves differ; every
+/// line is legal from the position; the `bestmove` is the first move of the last line 1.
+#[test]
+fn multipv_reports_distinct_lines_with_every_seat_scored() {
+    let engines = ["alphabeta", "paranoid", "brs", "maxn", "mcts"];
+    for case in CASES {
+        for engine in engines {
+            let limit = if engine == "mcts" { "nodes 4000" } else { "depth 2" };
+            let script = format!(
+                "setoption name Variant value {}\nsetoption name Engine value {engine}\nsetoption name MultiPV value 3\n\
+                 position startpos moves {}\ngo {limit}\nisready\n",
+                case.variant, case.opening[0]
+            );
+            let output = session(&script);
+            let context = format!("{} {engine}: {output:#?}", case.variant);
+            // `isready` waits for the search (the end of the input would stop it).
+            assert_eq!(output.last().map(String::as_str), Some("readyok"), "{context}");
+            let (info, last) = output[..output.len() - 1].split_at(output.len() - 2);
+            let best = last[0].strip_prefix("bestmove ").unwrap_or_else(|| panic!("ends with bestmove: {context}"));
+            assert!(!info.is_empty() && info.len() % 3 == 0, "reports of three lines: {context}");
+            for report in info.chunks(3) {
+                let mut firsts = Vec::new();
+                for (index, line) in report.iter().enumerate() {
+                    let (words, k) = without_multipv(line);
+                    assert_eq!(k, index as u32 + 1, "{context}");
+                    assert_search_words(line, &words, case.seats);
+                    let pv = &words[13 + 2 * case.seats.len()..];
+                    firsts.push(pv[0].to_string());
+                    let record = format!("[Variant \"{}\"]\n{}\n{}\n", case.variant, case.opening[0], pv.join("\n"));
+                    let replayed = polyshogi::replay::replay(&record).expect("the record replays");
+                    assert_eq!(replayed.bad_move, None, "line {k} is legal: {context}");
+                }
+                firsts.sort();
+                firsts.dedup();
+                assert_eq!(firsts.len(), 3, "three different first moves: {context}");
+            }
+            let (words, _) = without_multipv(&info[info.len() - 3]);
+            assert_eq!(words[13 + 2 * case.seats.len()], best, "bestmove is line 1's first move: {context}");
+        }
+    }
+}
+
+#[test]
+fn multipv_out_of_range_is_refused() {
+    let output = session("setoption name MultiPV value 0\nsetoption name MultiPV value 11\nsetoption name MultiPV value two\n");
+    assert_eq!(
+        output,
+        [
+            error("MultiPV 0 is out of range (1..10)"),
+            error("MultiPV 11 is out of range (1..10)"),
+            error("`two` is not a number of lines"),
+        ]
+    );
 }

@@ -80,7 +80,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
     }
 
     /// Iterative deepening from the game's position up to `max_depth`, or until the limits in
-    /// the context stop it. `on_info` hears about every finished iteration.
+    /// the context stop it. `on_info` hears about every finished iteration: one report per
+    /// line when the context asks for several (`multipv`), the best line first.
     pub fn search<P: Evaluate>(&mut self, game: &Game<P>, max_depth: u32, on_info: &mut dyn FnMut(&Info)) -> Outcome {
         let pos = game.position();
         let mut moves = root_moves(game);
@@ -88,48 +89,64 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         if moves.is_empty() {
             return result;
         }
-        // Order the root once by the usual scores; later iterations keep the best move first.
+        // Order the root once by the usual scores; later iterations keep the best moves first.
         let tt_move = self.ctx.tt.probe(pos.search_key() ^ self.salt, 0).and_then(|h| h.mv);
         self.ctx.order_root(pos, &mut moves, tt_move);
         result.best = Some(moves[0]);
         result.pv = vec![moves[0]];
-        if moves.len() == 1 {
+        let lines = self.ctx.multipv.clamp(1, moves.len());
+        // A lone move needs no search, unless its line is asked for.
+        if moves.len() == 1 && self.ctx.multipv <= 1 {
             return result;
         }
-        for depth in 1..=max_depth.max(1) {
+        'deepening: for depth in 1..=max_depth.max(1) {
             self.ctx.seldepth = 0;
-            let (score, best, complete) = self.root(pos, &mut moves, depth as i32);
-            if let Some(best) = best {
-                result.best = Some(best);
-                result.score = score;
-                result.pv = self.pv[0].clone();
-                if complete {
-                    result.depth = depth;
+            // Line k is the best of the moves that the lines before it did not take (moves
+            // k.. of the list): each line brings its move to the front of the rest.
+            for line in 0..lines {
+                let (score, best, complete) = self.root(pos, &mut moves[line..], depth as i32, line == 0);
+                // An unfinished iteration still gives the best line the move that beat the
+                // previous best with a full window; the other lines wait for a whole one.
+                let Some(best) = best.filter(|_| complete || line == 0) else { break 'deepening };
+                let pv = self.pv[0].clone();
+                if line == 0 {
+                    result.best = Some(best);
+                    result.score = score;
+                    result.pv = pv.clone();
+                    if complete {
+                        result.depth = depth;
+                    }
                 }
                 let info = Info {
                     depth,
                     seldepth: self.ctx.seldepth.max(depth as usize) as u32,
                     nodes: self.ctx.control.nodes,
                     time_ms: self.ctx.control.elapsed().as_millis() as u64,
-                    scores: self.scores(pos, score, &result.pv),
-                    pv: result.pv.clone(),
+                    multipv: line as u32 + 1,
+                    scores: self.scores(pos, score, &pv),
+                    pv,
                 };
                 on_info(&info);
+                if !complete {
+                    break 'deepening;
+                }
             }
-            if !complete || self.ctx.control.soft_expired() {
+            if self.ctx.control.soft_expired() {
                 break;
             }
             // A forced win or loss seen in full: deeper searches cannot change it.
-            if score.abs() > WIN_BOUND && depth as i32 > WIN - score.abs() + 1 {
+            if result.score.abs() > WIN_BOUND && depth as i32 > WIN - result.score.abs() + 1 {
                 break;
             }
         }
         result
     }
 
-    /// One iteration at the root. Returns the best score, the best move (the previous best
-    /// unless another move completed with a better score) and whether the iteration finished.
-    fn root<P: Evaluate>(&mut self, pos: &P, moves: &mut Vec<Move>, depth: i32) -> (i32, Option<Move>, bool) {
+    /// One iteration at the root over `moves`, which it reorders to put the best first.
+    /// Returns the best score, the best move (the first move unless another one completed
+    /// with a better score) and whether the iteration finished. The best move is kept in the
+    /// table for the next search only for the best line (`main`).
+    fn root<P: Evaluate>(&mut self, pos: &P, moves: &mut [Move], depth: i32, main: bool) -> (i32, Option<Move>, bool) {
         let mut alpha = -INFINITY;
         let beta = INFINITY;
         let mut best: Option<(usize, Move)> = None;
@@ -148,9 +165,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         }
         let complete = !self.ctx.control.aborted();
         let Some((index, m)) = best else { return (0, None, false) };
-        let chosen = moves.remove(index);
-        moves.insert(0, chosen);
-        if complete {
+        moves[..=index].rotate_right(1);
+        if complete && main {
             self.ctx.tt.store(pos.search_key() ^ self.salt, 0, Some(m), alpha, depth, Bound::Exact);
         }
         (alpha, Some(m), complete)

@@ -49,51 +49,68 @@ impl<'c, 'a> MaxN<'c, 'a> {
         self.ctx.order_root(pos, &mut moves, tt_move);
         result.best = Some(moves[0]);
         result.pv = vec![moves[0]];
-        if moves.len() == 1 {
+        let lines = self.ctx.multipv.clamp(1, moves.len());
+        if moves.len() == 1 && self.ctx.multipv <= 1 {
             return result;
         }
-        for depth in 1..=max_depth.max(1) {
+        'deepening: for depth in 1..=max_depth.max(1) {
             self.ctx.seldepth = 0;
-            let mut best: Option<(usize, Values)> = None;
-            self.pv[0].clear();
-            for (i, &m) in moves.iter().enumerate() {
-                let values = self.after(pos, m, depth as i32 - 1, 0);
-                if self.ctx.control.aborted() {
-                    break;
-                }
-                if best.is_none_or(|(_, b)| values[mover.index()] > b[mover.index()]) {
-                    best = Some((i, values));
-                    self.update_pv(0, m);
-                }
-            }
-            let complete = !self.ctx.control.aborted();
-            if let Some((index, values)) = best {
-                let m = moves.remove(index);
-                moves.insert(0, m);
-                result.best = Some(m);
-                result.values = values;
-                result.pv = self.pv[0].clone();
-                if complete {
-                    result.depth = depth;
-                    self.ctx.tt.store(pos.search_key() ^ SALT, 0, Some(m), values[mover.index()], depth as i32, Bound::Exact);
+            // Line k is the best of the moves the lines before it did not take.
+            for line in 0..lines {
+                let (best, complete) = self.root(pos, &mut moves[line..], depth as i32);
+                // An unfinished iteration still gives the best line the move that beat the
+                // previous best; the other lines wait for a whole one.
+                let Some((m, values)) = best.filter(|_| complete || line == 0) else { break 'deepening };
+                if line == 0 {
+                    result.best = Some(m);
+                    result.values = values;
+                    result.pv = self.pv[0].clone();
+                    if complete {
+                        result.depth = depth;
+                        self.ctx.tt.store(pos.search_key() ^ SALT, 0, Some(m), values[mover.index()], depth as i32, Bound::Exact);
+                    }
                 }
                 on_info(&Info {
                     depth,
                     seldepth: self.ctx.seldepth.max(depth as usize) as u32,
                     nodes: self.ctx.control.nodes,
                     time_ms: self.ctx.control.elapsed().as_millis() as u64,
+                    multipv: line as u32 + 1,
                     scores: self.seats.iter().map(|p| values[p.index()]).collect(),
-                    pv: result.pv.clone(),
+                    pv: self.pv[0].clone(),
                 });
-                if values[mover.index()] > WIN_BOUND {
-                    break;
+                if !complete {
+                    break 'deepening;
                 }
             }
-            if !complete || self.ctx.control.soft_expired() {
+            if result.values[mover.index()] > WIN_BOUND || self.ctx.control.soft_expired() {
                 break;
             }
         }
         result
+    }
+
+    /// One iteration at the root over `moves`, which it reorders to put the best first: the
+    /// best move with its values (the first move unless another one did better for the seat
+    /// to move), and whether the iteration finished.
+    fn root<P: Evaluate>(&mut self, pos: &P, moves: &mut [Move], depth: i32) -> (Option<(Move, Values)>, bool) {
+        let mover = pos.to_move();
+        let mut best: Option<(usize, Values)> = None;
+        self.pv[0].clear();
+        for (i, &m) in moves.iter().enumerate() {
+            let values = self.after(pos, m, depth - 1, 0);
+            if self.ctx.control.aborted() {
+                break;
+            }
+            if best.is_none_or(|(_, b)| values[mover.index()] > b[mover.index()]) {
+                best = Some((i, values));
+                self.update_pv(0, m);
+            }
+        }
+        let complete = !self.ctx.control.aborted();
+        let Some((index, values)) = best else { return (None, false) };
+        moves[..=index].rotate_right(1);
+        (Some((moves[0], values)), complete)
     }
 
     /// The values after `m` is played from `pos` at `ply`, searched `depth` more plies.

@@ -67,7 +67,7 @@ pub fn search<P: Evaluate>(
         return result;
     }
     result.best = Some(moves[0]);
-    if moves.len() == 1 {
+    if moves.len() == 1 && ctx.multipv <= 1 {
         result.pv = moves.clone();
         return result;
     }
@@ -207,47 +207,49 @@ fn report_win(ctx: &Ctx<'_>, seats: &[Player], result: &Outcome, on_info: &mut d
         seldepth: 1,
         nodes: ctx.control.nodes,
         time_ms: ctx.control.elapsed().as_millis() as u64,
+        multipv: 1,
         scores: seats.iter().map(|p| result.values[p.index()]).collect(),
         pv: result.pv.clone(),
     });
 }
 
-/// Chooses the most visited root child and tells the caller.
+/// Chooses the most visited root child and tells the caller: one line per root child asked
+/// for (the context's `multipv`), most visited first, each followed down its most visited
+/// children.
 fn report(ctx: &Ctx<'_>, tree: &[Node], seats: &[Player], result: &mut Outcome, on_info: &mut dyn FnMut(&Info)) {
-    let mut pv = Vec::new();
-    let mut node = 0usize;
-    let mut values = [0; 3];
-    while let Some(&best) = tree[node].children.iter().max_by_key(|&&c| tree[c as usize].visits) {
-        let best = best as usize;
-        if tree[best].visits == 0 {
-            break;
+    // Most visited first; among equals the last added, as `max_by_key` picks below.
+    let mut roots: Vec<usize> = tree[0].children.iter().rev().map(|&c| c as usize).filter(|&c| tree[c].visits > 0).collect();
+    roots.sort_by_key(|&c| std::cmp::Reverse(tree[c].visits));
+    for (line, &first) in roots.iter().take(ctx.multipv.max(1)).enumerate() {
+        let n = tree[first].visits as f32;
+        let values: Values = tree[first].sum.map(|s| {
+            let p = (s / n).clamp(0.001, 0.999);
+            (SCALE * (p / (1.0 - p)).ln()) as i32
+        });
+        let mut pv = vec![tree[first].mv.expect("children have moves")];
+        let mut node = first;
+        while let Some(&next) = tree[node].children.iter().max_by_key(|&&c| tree[c as usize].visits) {
+            let next = next as usize;
+            if tree[next].visits == 0 || pv.len() >= 16 {
+                break;
+            }
+            pv.push(tree[next].mv.expect("children have moves"));
+            node = next;
         }
-        if node == 0 {
-            let n = tree[best].visits as f32;
-            values = tree[best].sum.map(|s| {
-                let p = (s / n).clamp(0.001, 0.999);
-                (SCALE * (p / (1.0 - p)).ln()) as i32
-            });
+        if line == 0 {
+            result.best = Some(pv[0]);
+            result.depth = pv.len() as u32;
+            result.values = values;
+            result.pv = pv.clone();
         }
-        pv.push(tree[best].mv.expect("children have moves"));
-        node = best;
-        if pv.len() >= 16 {
-            break;
-        }
+        on_info(&Info {
+            depth: pv.len() as u32,
+            seldepth: ctx.seldepth as u32,
+            nodes: ctx.control.nodes,
+            time_ms: ctx.control.elapsed().as_millis() as u64,
+            multipv: line as u32 + 1,
+            scores: seats.iter().map(|p| values[p.index()]).collect(),
+            pv,
+        });
     }
-    if pv.is_empty() {
-        return;
-    }
-    result.best = Some(pv[0]);
-    result.depth = pv.len() as u32;
-    result.values = values;
-    result.pv = pv.clone();
-    on_info(&Info {
-        depth: pv.len() as u32,
-        seldepth: ctx.seldepth as u32,
-        nodes: ctx.control.nodes,
-        time_ms: ctx.control.elapsed().as_millis() as u64,
-        scores: seats.iter().map(|p| values[p.index()]).collect(),
-        pv,
-    });
 }

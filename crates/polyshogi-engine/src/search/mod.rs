@@ -32,6 +32,8 @@ pub struct Info {
     pub seldepth: u32,
     pub nodes: u64,
     pub time_ms: u64,
+    /// Which line this is, from 1 (the best) up to the context's `multipv`.
+    pub multipv: u32,
     /// The value of each seat of the game, from that seat's point of view, in turn order.
     pub scores: Vec<i32>,
     pub pv: Vec<Move>,
@@ -177,6 +179,9 @@ pub struct Ctx<'a> {
     /// Evaluation noise in centipawns (weaker levels), seeded.
     pub noise: i32,
     pub seed: u64,
+    /// How many lines to report, the best moves of the root (1 when playing; analysis asks
+    /// for more). Above 1, even a lone legal move is searched, for its value.
+    pub multipv: usize,
     lists: Vec<Box<MoveList>>,
     ordered: Vec<Vec<(i32, Move)>>,
     pub seldepth: usize,
@@ -193,6 +198,7 @@ impl<'a> Ctx<'a> {
             rule: RepetitionRule::Off,
             noise: 0,
             seed: 0,
+            multipv: 1,
             lists: Vec::new(),
             ordered: Vec::new(),
             seldepth: 0,
