@@ -1,11 +1,10 @@
 // Moving by drag-and-drop (Pointer Events: mouse, pen and touch alike): press on one of one's
 // movable pieces, or on a piece in hand, drag it (its ghost follows the pointer and its legal
 // destinations light up), release on a destination to play there. A press released within a
-// few pixels stays a click, handled by the board's and the hand's own click listeners.
+// few pixels stays a click, handled by the board's and the hand's own click listeners. The page's
+// `picker` (move-picker.js) says what may move and plays the move.
 
-import { state, canAct } from './game-state.js';
-import { render } from './game-view.js';
-import { playSelectionTo } from './move-input.js';
+import { playSelectionTo } from './move-picker.js';
 
 /** How far (in CSS pixels) a press must travel before it is a drag rather than a click. */
 const DRAG_START_PX = 6;
@@ -14,15 +13,16 @@ let press = null;          // the press that may become a drag: { pointerId, x, 
 let drag = null;           // the drag under way: { ghost, from | letter, over }
 let swallowClick = false;  // the click that follows a drag's release is not a click
 
-/** Wires dragging to `board` (a BoardView) and to the pieces in hand under `#players`. */
-export function wireDragMoves(board) {
+/** Wires dragging to `board` (a BoardView) and to the pieces in hand under `hands` (an element). */
+export function wireDragMoves(board, picker, hands) {
+  const { state } = picker;
   board.container.addEventListener('pointerdown', (e) => {
     const cell = e.target.closest?.('[data-cell]')?.dataset.cell;
-    if (cell && state.legal.from.has(cell) && mayStart(e)) begin(e, { from: cell });
+    if (cell && state.legal.from.has(cell) && mayStart(picker, e)) begin(e, { from: cell });
   });
-  document.getElementById('players').addEventListener('pointerdown', (e) => {
+  hands.addEventListener('pointerdown', (e) => {
     const button = e.target.closest?.('.hand button:not(:disabled)');
-    if (!button || !mayStart(e)) return;
+    if (!button || !mayStart(picker, e)) return;
     // The seat is checked again on release: the pieces of another seat's hand are never moved.
     begin(e, { letter: button.dataset.letter, seat: button.closest('[data-seat]')?.dataset.seat });
     // No text selection or focus ring while a mouse drags out of a button.
@@ -30,10 +30,10 @@ export function wireDragMoves(board) {
   });
   // Any new press ends the swallowing: a touch drag is not always followed by a click.
   window.addEventListener('pointerdown', () => { swallowClick = false; }, true);
-  window.addEventListener('pointermove', (e) => onMove(board, e));
-  window.addEventListener('pointerup', (e) => onRelease(board, e));
+  window.addEventListener('pointermove', (e) => onMove(board, picker, e));
+  window.addEventListener('pointerup', (e) => onRelease(board, picker, e));
   window.addEventListener('pointercancel', (e) => {
-    if (e.pointerId === press?.pointerId) cancel(board);
+    if (e.pointerId === press?.pointerId) cancel(board, picker);
   });
   // Capture phase: the click that ends a drag reaches no cell or button.
   window.addEventListener('click', (e) => {
@@ -44,25 +44,25 @@ export function wireDragMoves(board) {
   }, true);
   // Escape drops the piece back.
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && drag) cancel(board);
+    if (e.key === 'Escape' && drag) cancel(board, picker);
   });
 }
 
-/** A press may start a drag: the main button, the live game, this page's turn, no illumination being chosen. */
-function mayStart(e) {
+/** A press may start a drag: the main button, a position this page moves in, no illumination being chosen. */
+function mayStart(picker, e) {
   if (press || !e.isPrimary || e.button !== 0) return false;
-  return canAct() && state.selection?.kind !== 'illuminate';
+  return picker.canMove() && picker.state.selection?.kind !== 'illuminate';
 }
 
 function begin(e, what) {
   press = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, ...what };
 }
 
-function onMove(board, e) {
+function onMove(board, picker, e) {
   if (!press || e.pointerId !== press.pointerId) return;
   if (!drag) {
     if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_START_PX) return;
-    if (!startDrag(board)) {
+    if (!startDrag(board, picker)) {
       press = null;
       return;
     }
@@ -78,19 +78,21 @@ function onMove(board, e) {
 }
 
 /** The press became a drag: the piece is selected (its destinations shown) and lifted. */
-function startDrag(board) {
-  if (!canAct()) return false;
+function startDrag(board, picker) {
+  if (!picker.canMove()) return false;
+  const { state } = picker;
+  const position = picker.position();
   let piece;
   if (press.from) {
-    piece = state.game.board.find((p) => p.cell === press.from);
+    piece = position.board.find((p) => p.cell === press.from);
     state.selection = { kind: 'piece', cell: press.from };
   } else {
-    if (press.seat !== state.game.to_move || !state.legal.drops.has(press.letter)) return false;
+    if (press.seat !== position.to_move || !state.legal.drops.has(press.letter)) return false;
     piece = { seat: press.seat, letter: press.letter, promoted: false };
     state.selection = { kind: 'hand', letter: press.letter };
   }
   if (!piece) return false;
-  render();
+  picker.render();
   const ghost = board.ghost(piece);
   document.body.appendChild(ghost);
   drag = { ghost, over: null };
@@ -110,7 +112,7 @@ function place(ghost, x, y) {
  * clicks); released on its own cell the piece stays selected, as after a click; anywhere else
  * it goes back, unselected.
  */
-function onRelease(board, e) {
+function onRelease(board, picker, e) {
   if (!press || e.pointerId !== press.pointerId) return;
   const from = press.from;
   const dragged = !!drag;
@@ -119,22 +121,22 @@ function onRelease(board, e) {
   if (!dragged) return; // a click: the click listeners have it
   swallowClick = true;
   const cell = board.cellAt(e.clientX, e.clientY);
-  if (cell && canAct()) {
+  if (cell && picker.canMove()) {
     board.draggedTo = cell;
-    if (playSelectionTo(cell)) return;
+    if (playSelectionTo(picker, cell)) return;
     board.draggedTo = null;
   }
-  if (!(from && cell === from)) state.selection = null;
-  render();
+  if (!(from && cell === from)) picker.state.selection = null;
+  picker.render();
 }
 
-function cancel(board) {
+function cancel(board, picker) {
   const dragged = !!drag;
   endDrag(board);
   press = null;
   if (dragged) {
-    state.selection = null;
-    render();
+    picker.state.selection = null;
+    picker.render();
   }
 }
 

@@ -5,7 +5,9 @@
 import { renderDrawOffer } from './draw-offer.js';
 import { renderTakeback } from './takeback.js';
 import { renderRematch } from './rematch.js';
-import { destinations, illuminationTargets, matchIllumination, parseMove, pieceName } from './moves.js';
+import { parseMove } from './moves.js';
+import { renderSelectionBar, selectionMarks } from './move-picker.js';
+import { gamePicker } from './move-input.js';
 import {
   state, seatKind, mySeats, actingSeat, resigningSeat, drawSeats, allianceAnswerer,
 } from './game-state.js';
@@ -88,12 +90,6 @@ function announce(game) {
   return null;
 }
 
-function describePiece(cell) {
-  const { game } = state;
-  const piece = game?.board.find((p) => p.cell === cell);
-  return piece ? `${piece.seat} ${pieceName(game.variant, piece.letter, piece.promoted)} on ${cell}` : cell;
-}
-
 /** Draws the whole page again; every change of state ends here. */
 export function render() {
   const { game } = state;
@@ -119,7 +115,7 @@ export function render() {
 
   renderTurn(seat, me);
   renderBoard(seat, announce(game));
-  renderSelectionBar(seat);
+  renderSelectionBar(gamePicker, Boolean(seat) && state.viewPly === null);
   renderPlayers(seat, onPickHand);
   renderMoves(onGoTo);
   renderAllianceQuestion();
@@ -204,7 +200,7 @@ function renderTurn(seat, me) {
  * (fetched when not known).
  */
 function renderBoard(seat, motion) {
-  const { game, legal, selection, viewPly } = state;
+  const { game, viewPly } = state;
   let view;
   const reviewing = viewPly !== null;
   const viewing = $('viewing');
@@ -234,54 +230,9 @@ function renderBoard(seat, motion) {
   } else {
     viewing.hidden = true;
     view = { board: game.board, trail: trailOf(game), checked: game.in_check || [], motion };
-    if (seat && !state.awaiting) {
-      view.interactive = true;
-      view.movable = new Set([...legal.from.keys(), ...legal.illuminations.keys()]);
-      if (selection?.kind === 'piece') {
-        view.selected = selection.cell;
-        view.dests = new Set(destinations(legal, selection.cell).keys());
-      } else if (selection?.kind === 'hand') {
-        view.dests = new Set(legal.drops.get(selection.letter)?.keys() || []);
-      } else if (selection?.kind === 'illuminate') {
-        view.selected = selection.cell;
-        view.targets = illuminationTargets(legal, selection.cell);
-        view.chosen = selection.chosen;
-      }
-    }
+    if (seat && !state.awaiting) Object.assign(view, selectionMarks(state));
   }
   board.render(view);
-}
-
-function renderSelectionBar(seat) {
-  const { game, legal, selection, viewPly } = state;
-  const bar = $('selection-bar');
-  const illuminate = $('illuminate');
-  const confirm = $('illuminate-confirm');
-  $('pass').hidden = !(seat && legal.pass && viewPly === null);
-  if (!seat || !selection || viewPly !== null) {
-    bar.hidden = true;
-    return;
-  }
-  bar.hidden = false;
-  illuminate.hidden = true;
-  confirm.hidden = true;
-  if (selection.kind === 'piece') {
-    const count = destinations(legal, selection.cell).size;
-    const canIlluminate = legal.illuminations.has(selection.cell);
-    $('selection-text').textContent = `${describePiece(selection.cell)}: ${count} destination${count === 1 ? '' : 's'}`
-      + (canIlluminate ? ', or illuminate' : '');
-    illuminate.hidden = !canIlluminate;
-  } else if (selection.kind === 'hand') {
-    const count = legal.drops.get(selection.letter)?.size || 0;
-    $('selection-text').textContent = `Drop a ${pieceName(game.variant, selection.letter)}: choose one of ${count} cells`;
-  } else if (selection.kind === 'illuminate') {
-    const text = matchIllumination(legal, selection.cell, selection.chosen);
-    const n = selection.chosen.size;
-    $('selection-text').textContent = `Illumination from ${selection.cell}: choose the pieces to remove (${n} chosen)`
-      + (text ? ` — ${text}` : '');
-    confirm.hidden = false;
-    confirm.disabled = !text;
-  }
 }
 
 function renderAllianceQuestion() {

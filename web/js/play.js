@@ -10,7 +10,7 @@ import { connect, heldSeats } from './connection.js';
 import { initView, render } from './game-view.js';
 import { tickClocks } from './players-view.js';
 import {
-  onCell, onPickHand, wireMoveInput, showTypedMoveRefusal, noteStateForTypedMove,
+  gamePicker, onCell, onPickHand, wireMoveInput, showTypedMoveRefusal, noteStateForTypedMove,
 } from './move-input.js';
 import { wireDrawOffer } from './draw-offer.js';
 import { wireTakeback } from './takeback.js';
@@ -106,7 +106,7 @@ async function start() {
     },
   });
   wireMoveInput();
-  wireDragMoves(board);
+  wireDragMoves(board, gamePicker, $('players'));
   wireDrawOffer();
   wireTakeback();
   wireRematch();

@@ -4,8 +4,7 @@
 
 import { ordinal } from './places.js';
 import { seatColour } from './board.js';
-import { pieceName } from './moves.js';
-import { pieceGlyph } from './piece-set.js';
+import { renderHand } from './hands-view.js';
 import { state, mySeats } from './game-state.js';
 import { hotseat, tokens } from './page-link.js';
 import { profileHref } from './account.js';
@@ -13,9 +12,6 @@ import { ratingChange, ratingWithDeviation } from './game-words.js';
 import { isWaiting, takeSeat } from './waiting-room.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** The order of the letters in a hand: Shogi's pieces, then Sankaku's. */
-const HAND_ORDER = ['K', 'R', 'B', 'G', 'S', 'N', 'L', 'P', 'E', 'C', 'H'];
 
 function formatClock(ms) {
   if (ms == null) return '';
@@ -35,37 +31,14 @@ export function renderHands(hands, seat, onPick) {
   const { game, legal, selection, viewPly, awaiting } = state;
   for (const li of $('players').children) {
     const s = li.dataset.seat;
-    const box = li.querySelector('.hand');
-    const hand = hands?.[s] || {};
-    const letters = Object.keys(hand).filter((l) => hand[l] > 0)
-      .sort((a, b) => HAND_ORDER.indexOf(a) - HAND_ORDER.indexOf(b));
-    box.replaceChildren();
-    if (!letters.length) {
-      const empty = document.createElement('span');
-      empty.className = 'empty';
-      empty.textContent = 'no pieces in hand';
-      box.appendChild(empty);
-      continue;
-    }
-    for (const letter of letters) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.dataset.letter = letter;
-      const droppable = seat === s && viewPly === null && legal.drops.has(letter) && !awaiting;
-      b.disabled = !droppable;
-      b.setAttribute('aria-pressed', String(selection?.kind === 'hand' && selection.letter === letter && seat === s));
-      b.setAttribute('aria-label', `${s} ${pieceName(game.variant, letter)} in hand, ${hand[letter]}${droppable ? ', drop' : ''}`);
-      const glyph = pieceGlyph(letter);
-      const face = document.createElement('span');
-      face.className = glyph.kanji ? 'glyph kanji' : 'glyph';
-      face.textContent = glyph.text;
-      const count = document.createElement('span');
-      count.className = 'count';
-      count.textContent = `×${hand[letter]}`;
-      b.replaceChildren(face, count);
-      b.addEventListener('click', () => onPick(letter));
-      box.appendChild(b);
-    }
+    renderHand(li.querySelector('.hand'), {
+      seat: s,
+      hand: hands?.[s],
+      variant: game.variant,
+      canDrop: (letter) => seat === s && viewPly === null && legal.drops.has(letter) && !awaiting,
+      picked: (letter) => selection?.kind === 'hand' && selection.letter === letter && seat === s,
+      onPick,
+    });
   }
 }
 
