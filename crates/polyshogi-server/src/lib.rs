@@ -8,6 +8,7 @@
 //! one of them (`instances`).
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod archive;
@@ -24,12 +25,14 @@ pub mod move_log;
 pub mod rate_limits;
 pub mod ratings;
 pub mod record;
+pub mod review;
 pub mod room;
 pub mod rooms;
 pub mod rule_list;
 pub mod serve;
 pub mod settle;
 pub mod store;
+pub mod study;
 pub mod table;
 pub mod tokens;
 pub mod uptime;
@@ -50,6 +53,7 @@ use tracing::info;
 use crate::app::App;
 use crate::lobby::Lobby;
 use crate::rate_limits::RateLimits;
+use crate::review::Reviews;
 use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, Store, StoreError};
@@ -150,6 +154,8 @@ impl Server {
             lobby: lobby.clone(),
             limits: limits.clone(),
             rate_limits,
+            analysers: Default::default(),
+            reviews: Reviews::start(store.clone(), limits.review_nodes),
         });
         // Before answering anyone: which games are this process's to run.
         app.rooms.refresh_instances().await?;
