@@ -6,6 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use polyshogi::mv::Move;
 use polyshogi::notation::describe::outcome_text;
 use polyshogi::replay::replay;
 use polyshogi::variant::Variant;
@@ -16,6 +17,7 @@ use polyshogi_cli::play::clocks::TimeControl;
 use polyshogi_cli::play::moves::legal_moves;
 use polyshogi_cli::play::view::{self, DESTINATION_BG, DESTINATION_MARK};
 use polyshogi_engine::Level;
+use polyshogi_server::table::EntryKind;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -124,26 +126,28 @@ fn walk_cursor(app: &mut App, target: Cell) {
 fn a_game_against_a_bot_is_played_to_its_end_and_its_record_replays() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = new_app(Variant::Sankaku, vec![SeatKind::Human, SeatKind::Bot(Level::Easy)], dir.path());
-    // The person's script: ten first legal moves (Tab on an empty line offers the first),
-    // then the Emperor marches up the board (to the highest rank its moves reach, picked by
+    // The person's script: ten Soldier moves (`S`, then Tab until a whole move shows), then
+    // the Emperor marches up the board (to the highest rank its moves reach, picked by
     // pressing Tab until it shows) whenever it can.
     for turn in 0..300 {
         if app.is_over() {
             break;
         }
-        if turn >= 10 {
-            type_text(&mut app, "E");
-        }
+        type_text(&mut app, if turn < 10 { "S" } else { "E" });
         let forward = app.candidates().into_iter().max_by_key(|text| text.chars().last()).map(str::to_string);
         match forward {
-            Some(text) => {
+            Some(text) if turn >= 10 => {
                 while app.line() != text {
                     press(&mut app, KeyCode::Tab);
                 }
             }
-            None => {
-                press(&mut app, KeyCode::Esc);
-                press(&mut app, KeyCode::Tab);
+            _ => {
+                if app.candidates().is_empty() {
+                    press(&mut app, KeyCode::Esc);
+                }
+                while !app.candidates().contains(&app.line()) {
+                    press(&mut app, KeyCode::Tab);
+                }
             }
         }
         assert!(!app.line().is_empty(), "Tab offers a move");
@@ -152,16 +156,18 @@ fn a_game_against_a_bot_is_played_to_its_end_and_its_record_replays() {
         let_bots_play(&mut app);
     }
     assert!(app.is_over(), "the game ended:\n{}\n{}", screen(&app), app.record_text());
-    assert!(app.game().plies() > 10, "a game, not an accident of the opening");
+    assert!(app.game().plies() > 10, "a game, not an accident of the opening: {}", app.record_text());
     let outcome = app.outcome_text().expect("an outcome");
     let shown = screen(&app);
     assert!(shown.contains("Game over: White wins"), "{shown}");
-    assert!(shown.contains(&outcome), "the outcome in full in the move list:\n{shown}");
+    // The outcome wraps in the narrow panels: its start and its last word.
+    let last_word = outcome.rsplit(' ').next().unwrap();
+    assert!(shown.contains(&outcome[..20]) && shown.contains(last_word), "{outcome} on screen:\n{shown}");
     for seat in ["Black", "White", "you", "easy bot"] {
         assert!(shown.contains(seat), "`{seat}` on screen:\n{shown}");
     }
     let last = app.log().iter().rev().find_map(|line| match &line.entry.kind {
-        polyshogi_server::table::EntryKind::Move { short, .. } => Some(short.clone()),
+        EntryKind::Move { short, .. } => Some(short.clone()),
         _ => None,
     });
     let last = last.expect("moves were played");
@@ -368,4 +374,59 @@ fn a_fallen_clock_loses_the_game() {
     let shown = screen(&app);
     assert!(shown.contains("Black's time ran out") && shown.contains("Game over: White wins"), "{shown}");
     assert!(std::fs::read_to_string(app.saved_record().unwrap()).unwrap().contains("timeout:Black"));
+}
+
+#[test]
+fn the_cursor_asks_which_piece_to_drop_and_whether_to_promote() {
+    // Two people at one keyboard play a seeded shuffle of legal moves until a drop and a
+    // choice of promotion have each been played with the cursor.
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(Variant::HexShogi91, vec![SeatKind::Human, SeatKind::Human], dir.path());
+    let mut rng = polyshogi::splitmix::SplitMix::new(5);
+    let (mut dropped, mut promoted) = (false, false);
+    for _ in 0..400 {
+        if app.is_over() || (dropped && promoted) {
+            break;
+        }
+        let legal = legal_moves(app.game());
+        let drop = legal.iter().find(|m| matches!(m.mv, Move::Drop { .. }));
+        let promotion = legal.iter().find(|m| {
+            matches!(m.mv, Move::Normal { promote: true, .. })
+                && legal.iter().any(|o| o.from() == m.from() && o.to() == m.to() && o.mv != m.mv)
+        });
+        let plies = app.game().plies();
+        if let (Some(m), false) = (drop, dropped) {
+            let Move::Drop { role, to } = m.mv else { unreachable!() };
+            walk_cursor(&mut app, to);
+            press(&mut app, KeyCode::Enter);
+            let asked = screen(&app);
+            assert!(asked.contains("Drop which piece on"), "{asked}");
+            press(&mut app, KeyCode::Char(role.letter().to_ascii_lowercase()));
+            assert_eq!(app.game().plies(), plies + 1);
+            assert!(app
+                .log()
+                .last()
+                .is_some_and(|l| matches!(&l.entry.kind, EntryKind::Move { canonical, .. } if canonical.contains('*'))));
+            dropped = true;
+        } else if let (Some(m), false) = (promotion, promoted) {
+            let (from, to) = (m.from().unwrap(), m.to().unwrap());
+            walk_cursor(&mut app, from);
+            press(&mut app, KeyCode::Enter);
+            walk_cursor(&mut app, to);
+            press(&mut app, KeyCode::Enter);
+            assert!(screen(&app).contains("Promote on the move"), "{}", screen(&app));
+            press(&mut app, KeyCode::Char('y'));
+            assert_eq!(app.game().plies(), plies + 1);
+            assert!(app
+                .log()
+                .last()
+                .is_some_and(|l| matches!(&l.entry.kind, EntryKind::Move { canonical, .. } if canonical.ends_with('+'))));
+            promoted = true;
+        } else {
+            type_text(&mut app, &legal[rng.below(legal.len())].canonical);
+            press(&mut app, KeyCode::Enter);
+        }
+        assert_eq!(app.game().plies(), plies + 1, "{:?}", app.message());
+    }
+    assert!(dropped && promoted, "the shuffle reached a drop ({dropped}) and a promotion ({promoted})");
 }

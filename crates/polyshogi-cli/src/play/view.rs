@@ -28,8 +28,9 @@ pub const DESTINATION_MARK: &str = "*";
 const LABEL: usize = 4;
 /// The board's column is never narrower, so that the game panel under it keeps its lines.
 const MIN_LEFT_WIDTH: usize = 50;
-/// Lines the game panel under the board needs: its status, alliance and cursor lines.
-const GAME_LINES: u16 = 5;
+/// Lines the game panel under the board needs: its status, alliance, cursor and last move
+/// lines and its borders.
+const GAME_LINES: u16 = 6;
 const KEYS: &str = "Tab complete · Enter play · arrows cursor · Space select · r resign · q quit · ? help";
 
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -150,6 +151,11 @@ fn draw_game(frame: &mut Frame, app: &App, area: Rect) {
         where_line.push_str(&format!("   Selected: {}", position.cell_name(selected)));
     }
     lines.push(Line::from(where_line));
+    if let Some(line) = app.log().iter().rev().find(|line| line.ply.is_some()) {
+        if let (Some(ply), EntryKind::Move { short, .. }) = (line.ply, &line.entry.kind) {
+            lines.push(Line::from(format!("Last move: {ply}. {} {short}", app.seat_name(line.entry.seat))));
+        }
+    }
     if let Some(note) = app.variant().setup_note() {
         lines.push(Line::from(Span::styled(format!("Note: {note}"), Style::new().fg(Color::DarkGray))));
     }
@@ -210,6 +216,7 @@ fn draw_players(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_moves(frame: &mut Frame, app: &App, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
     let mut lines: Vec<Line> = Vec::new();
     for line in app.log() {
         let seat = line.entry.seat;
@@ -224,13 +231,35 @@ fn draw_moves(frame: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::from(vec![Span::raw(number), name, Span::raw(what)]));
         }
         for event in &line.entry.events {
-            lines.push(Line::from(Span::styled(format!("      {event}"), Style::new().fg(Color::Yellow))));
+            for part in wrap(event, width.saturating_sub(EVENT_INDENT).max(10)) {
+                lines.push(Line::from(Span::styled(format!("{:EVENT_INDENT$}{part}", ""), Style::new().fg(Color::Yellow))));
+            }
         }
     }
     // The newest lines, as many as fit.
     let room = area.height.saturating_sub(2) as usize;
     let shown = lines.split_off(lines.len().saturating_sub(room));
     frame.render_widget(Paragraph::new(shown).block(Block::bordered().title(" Moves ")), area);
+}
+
+/// Where events start under their move in the move list.
+const EVENT_INDENT: usize = 6;
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
 }
 
 fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
@@ -279,23 +308,28 @@ fn question_text(app: &App, question: &Question) -> String {
     }
 }
 
-/// The candidate moves on one line, as many as fit, then how many more there are.
+/// The candidate moves on one line, as many as fit, then how many more there are; the one
+/// the move line holds stands out.
 fn candidates_text(app: &App, width: usize) -> Line<'static> {
     let candidates = app.candidates();
     if candidates.is_empty() || app.human_to_move().is_none() {
         return Line::from("");
     }
-    let mut text = String::from("moves: ");
-    for (shown, candidate) in candidates.iter().enumerate() {
+    let plain = Style::new().fg(Color::Cyan);
+    let mut spans = vec![Span::styled("moves:", plain)];
+    let mut used = "moves:".len();
+    for (shown, &candidate) in candidates.iter().enumerate() {
         let more = format!(" … {} more", candidates.len() - shown);
-        if text.chars().count() + candidate.len() + 1 + more.len() > width && shown + 1 < candidates.len() {
-            text.push_str(&more);
+        if used + 1 + candidate.chars().count() + more.len() > width && shown + 1 < candidates.len() {
+            spans.push(Span::styled(more, plain));
             break;
         }
-        text.push_str(candidate);
-        text.push(' ');
+        let style = if candidate == app.line() { plain.add_modifier(Modifier::REVERSED) } else { plain };
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(candidate.to_string(), style));
+        used += 1 + candidate.chars().count();
     }
-    Line::from(Span::styled(text, Style::new().fg(Color::Cyan)))
+    Line::from(spans)
 }
 
 fn draw_help(frame: &mut Frame, area: Rect) {
@@ -321,4 +355,15 @@ fn draw_help(frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, popup);
     let lines: Vec<Line> = text.iter().map(|l| Line::from(*l)).collect();
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(" Help ")), popup);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn long_events_wrap_at_spaces() {
+        assert_eq!(wrap("Last wins: First and Middle are out", 16), vec!["Last wins: First", "and Middle are", "out"]);
+        assert_eq!(wrap("short", 16), vec!["short"]);
+    }
 }
