@@ -55,8 +55,15 @@ impl TextBoard {
     /// characters as keep neighbours in a row one slot apart: half a slot on hex boards, a
     /// whole slot on the triangle board.
     pub fn new(layout: &BoardLayout, bottom: usize) -> TextBoard {
-        let turn = -f64::from(layout.seat_rotation.get(bottom).copied().unwrap_or(0)).to_radians();
-        let (sin, cos) = turn.sin_cos();
+        let degrees = -layout.seat_rotation.get(bottom).copied().unwrap_or(0);
+        let (sin, cos) = f64::from(degrees).to_radians().sin_cos();
+        // A triangle turned by an odd number of sixths of a turn points the other way.
+        let flips = (f64::from(degrees) / 60.0).round() as i64 % 2 != 0;
+        let shape = |shape: CellShape| match shape {
+            CellShape::TriangleUp if flips => CellShape::TriangleDown,
+            CellShape::TriangleDown if flips => CellShape::TriangleUp,
+            other => other,
+        };
         // Clockwise on a screen whose y grows downward.
         let mut turned: Vec<(f64, f64, &CellLayout)> =
             layout.cells.iter().map(|c| (c.x * cos - c.y * sin, c.x * sin + c.y * cos, c)).collect();
@@ -89,7 +96,7 @@ impl TextBoard {
                     .iter()
                     .map(|&(x, _, c)| SlotCell {
                         cell: c.cell,
-                        shape: c.shape,
+                        shape: shape(c.shape),
                         column: ((x - left) / unit * chars_per_unit).round() as usize,
                     })
                     .collect(),
@@ -167,6 +174,21 @@ mod tests {
         // Hex rows interleave by half a slot.
         let hex = board(Variant::HexShogi91);
         assert_eq!(hex.rows[0].cells[0].column.abs_diff(hex.rows[1].cells[0].column), SLOT / 2);
+    }
+
+    #[test]
+    fn triangles_turned_for_the_second_seat_point_the_other_way() {
+        let layout = AnyGame::new(Variant::Sankaku, &[] as &[&str]).unwrap().layout();
+        let shapes = |bottom| {
+            let board = TextBoard::new(&layout, bottom);
+            let mut shapes: Vec<(Cell, CellShape)> =
+                board.rows.iter().flat_map(|r| &r.cells).map(|c| (c.cell, c.shape)).collect();
+            shapes.sort_by_key(|(cell, _)| cell.usize());
+            shapes
+        };
+        for ((cell, black), (_, white)) in shapes(0).into_iter().zip(shapes(1)) {
+            assert_ne!(black, white, "{cell:?}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod input;
 pub mod moves;
 pub mod view;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -56,9 +57,13 @@ pub struct PlayArgs {
 }
 
 pub fn command(args: &PlayArgs) -> Result<()> {
-    let setup = setup(args)?;
-    let mut app = App::new(setup)?;
-    let mut terminal = ratatui::try_init().context("cannot open the terminal (`polyshogi play` needs one)")?;
+    let mut app = App::new(setup(args)?)?;
+    // Checked before the terminal library starts: behind a pipe it would open the controlling
+    // terminal, and take over the screen of whoever ran the command in a script.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!("cannot open the terminal: `polyshogi play` needs its input and output on one");
+    }
+    let mut terminal = ratatui::try_init().context("cannot open the terminal")?;
     let played = run(&mut terminal, &mut app);
     ratatui::restore();
     played?;

@@ -100,7 +100,7 @@ mod tests {
         assert!(!pawns.is_empty() && pawns.iter().all(|t| t.starts_with('P')));
         // The canonical form is offered where the short one does not match.
         assert_eq!(candidates(&moves, "P3c-4d"), vec!["P3c-4d"]);
-        assert_eq!(candidates(&moves, "p3c-4"), vec!["P3c-4d"]);
+        assert_eq!(candidates(&moves, "p3c-4d"), vec!["P3c-4d"]);
         assert!(candidates(&moves, "Q").is_empty());
         assert_eq!(common_prefix(&["P-4d", "P-4e", "P-4f"]), "P-4");
         assert_eq!(common_prefix(&["K-2h"]), "K-2h");

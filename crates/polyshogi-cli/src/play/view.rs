@@ -19,9 +19,9 @@ use super::clocks::clock_text;
 
 /// Each seat's colour, in seat order (the browser client's red, blue and green).
 const SEAT_COLOURS: [Color; 3] = [Color::LightRed, Color::LightBlue, Color::LightGreen];
-pub const SELECTED_BG: Color = Color::Blue;
+const SELECTED_BG: Color = Color::Blue;
 pub const DESTINATION_BG: Color = Color::Indexed(22);
-pub const LAST_MOVE_BG: Color = Color::Indexed(238);
+const LAST_MOVE_BG: Color = Color::Indexed(238);
 /// What an empty cell the selected piece can reach shows.
 pub const DESTINATION_MARK: &str = "*";
 /// Characters for a row's end-cell names on either side of the board.
@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-pub fn seat_colour(app: &App, seat: Player) -> Color {
+fn seat_colour(app: &App, seat: Player) -> Color {
     let index = app.seats().iter().position(|&s| s == seat).unwrap_or(0);
     SEAT_COLOURS[index % SEAT_COLOURS.len()]
 }
@@ -294,7 +294,7 @@ fn question_text(app: &App, question: &Question) -> String {
     let position = app.game().position();
     match question {
         Question::Quit if app.is_over() => "Quit? (y/n)".to_string(),
-        Question::Quit => "Quit the unfinished game? Its record is saved. (y/n)".to_string(),
+        Question::Quit => "Quit the unfinished game? Its record will be saved. (y/n)".to_string(),
         Question::Resign(seat) => format!("Resign as {}? (y/n)", app.seat_name(*seat)),
         Question::Promotion { from, to } => format!(
             "Promote on the move {} to {}? (y promote, n do not, Esc cancel)",
