@@ -48,7 +48,7 @@ pub struct PlayArgs {
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
     /// Where to write the game's record when it ends or you quit (default
-    /// `polyshogi-<variant>-<date>-<time>.psn` in the current folder).
+    /// `polyshogi-<variant>-<date>-<time>.psn` in the current folder, date and time in UTC).
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// Seeds the bots' choices, to play a game again (default: from the time).
