@@ -1,5 +1,5 @@
-//! The `polyshogi` command: perft, legal moves, record replay, benchmarks, the server and its
-//! load tool.
+//! The `polyshogi` command: perft, legal moves, record replay, benchmarks, matches, terminal
+//! play, the server and its load tool.
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
@@ -67,6 +67,9 @@ enum Command {
     },
     /// Play engines against each other: every seat order, random openings, a results table.
     Match(match_cmd::MatchArgs),
+    /// Play a game in the terminal against bots: type moves (Tab completes them) or pick them
+    /// with the cursor; the record is saved at the end.
+    Play(polyshogi_cli::play::PlayArgs),
     /// Speak the engine protocol (USI-derived, docs/PROTOCOL.md) on stdin and stdout.
     Engine,
     /// Serve the web API and the browser client (docs/API.md) until Ctrl-C.
@@ -197,6 +200,7 @@ fn run(command: Command) -> Result<()> {
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
         Command::Serve { addr, database, first_move_seconds, max_connections, trust_proxy, no_address_limits } => {

@@ -355,6 +355,26 @@ fn match_rejects_an_unknown_engine_and_a_missing_budget() {
     assert!(line.contains("--movetime"), "{line}");
 }
 
+#[test]
+fn play_refuses_bad_arguments_and_a_missing_terminal_in_one_line() {
+    let line = clean_error(&["play", "sankaku", "--seat", "Red"]);
+    assert!(line.contains("`Red`") && line.contains("Black, White"), "{line}");
+    let line = clean_error(&["play", "sankaku", "--bots", "easy,grandmaster"]);
+    assert!(line.contains("`grandmaster`") && line.contains("levels: beginner"), "{line}");
+    let line = clean_error(&["play", "sankaku", "--bots", "easy,easy"]);
+    assert!(line.contains("2 bot levels given for 1 bot seats"), "{line}");
+    let line = clean_error(&["play", "hexshogi91", "--clock", "ten"]);
+    assert!(line.contains("<minutes>+<seconds>"), "{line}");
+    let line = clean_error(&["play", "sannin", "--rule", "colour=red"]);
+    assert!(line.contains("colour"), "{line}");
+    // The tests run without a terminal: the game cannot be shown, and nothing is written.
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.psn");
+    let line = clean_error(&["play", "sankaku", "--record", record.to_str().unwrap()]);
+    assert!(line.contains("cannot open the terminal"), "{line}");
+    assert!(!record.exists());
+}
+
 // ---------------------------------------------------------------------------------------------
 // bad input on the command line
 
