@@ -160,6 +160,9 @@ fn record_json(game: &AnyGame, tags: &[(String, String)], replay: Option<&Replay
 fn load_input(input: &str) -> Result<(AnyGame, Option<Replay>)> {
     let (text, origin) = if Path::new(input).is_file() {
         (read(Path::new(input))?, input.to_string())
+    } else if !input.trim().contains(char::is_whitespace) {
+        // A mistyped file name, rather than a position string, which has several fields.
+        bail!("`{input}` is neither a file nor a position string (a variant name, then its fields)")
     } else {
         (input.to_string(), "position".to_string())
     };

@@ -183,8 +183,11 @@ pub fn layout(variant: Variant) -> &'static BoardLayout {
     &layouts[index]
 }
 
-/// Layout units to pixels, for the picture's size where it is shown without a size of its own.
-const PIXELS_PER_UNIT: f64 = 30.0;
+/// The picture's natural width in pixels (where it is shown without a size of its own, and
+/// what a PNG is made from): about this wide, a small board drawn larger than a big one, but a
+/// layout unit (a hexagon's radius) never under 30 pixels nor over 48.
+const NATURAL_WIDTH: f64 = 1000.0;
+const PIXELS_PER_UNIT: (f64, f64) = (30.0, 48.0);
 const MARGIN: f64 = 0.6;
 /// The title and the status line above the board.
 const HEADER: f64 = 2.5;
@@ -211,13 +214,14 @@ fn write_svg(out: &mut String, position: &DiagramPosition, options: &DiagramOpti
     let width = (panel_left + panel::PANEL_WIDTH + MARGIN).max(2.0 * MARGIN + text_width);
     let height = HEADER + board.height().max(panel::height(position) + 0.2) + MARGIN;
     let title = format!("{} — {}", variant.title(), position.status);
+    let pixels_per_unit = (NATURAL_WIDTH / width).clamp(PIXELS_PER_UNIT.0, PIXELS_PER_UNIT.1);
 
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     write!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img" data-variant="{}" data-view-seat="{}">"#,
-        Num(width * PIXELS_PER_UNIT),
-        Num(height * PIXELS_PER_UNIT),
+        Num(width * pixels_per_unit),
+        Num(height * pixels_per_unit),
         Num(width),
         Num(height),
         variant.name(),

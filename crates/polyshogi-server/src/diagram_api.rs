@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use polyshogi::variant::{AnyGame, Variant};
+use polyshogi::variant::{AnyGame, NewGameError, Variant};
 
 use crate::app::{error_response, find_room, AppState};
 use crate::diagram::{self, DiagramOptions, DiagramPosition};
@@ -19,13 +19,15 @@ pub const MAX_QUERY: usize = 2000;
 pub async fn position_diagram(uri: Uri) -> Response {
     let query = match read_query(&uri) {
         Ok(query) => query,
-        Err(answer) => return answer,
+        Err((status, message)) => return error_response(status, message),
     };
     let Some(text) = query.get("position").filter(|text| !text.trim().is_empty()) else {
         return bad_request("position: missing (a position string of docs/FORMATS.md, URL-encoded)");
     };
     let game = match AnyGame::from_position_text::<&str>(text.trim(), &[]) {
         Ok(game) => game,
+        // A misread string's error names the position and the column already.
+        Err(NewGameError::Position(e)) => return bad_request(e.to_string()),
         Err(e) => return bad_request(format!("position: {e}")),
     };
     let options = match options(game.variant(), &query) {
@@ -42,7 +44,7 @@ pub async fn position_diagram(uri: Uri) -> Response {
 pub async fn game_diagram(State(app): State<AppState>, Path((id, ply)): Path<(String, String)>, uri: Uri) -> Response {
     let query = match read_query(&uri) {
         Ok(query) => query,
-        Err(answer) => return answer,
+        Err((status, message)) => return error_response(status, message),
     };
     let Ok(plies) = ply.parse::<usize>() else {
         return bad_request(format!("`{ply}` is not a move number (0 is the start)"));
@@ -62,15 +64,16 @@ pub async fn game_diagram(State(app): State<AppState>, Path((id, ply)): Path<(St
     }
 }
 
-fn read_query(uri: &Uri) -> Result<HashMap<String, String>, Response> {
+/// The query's parameters, or the status and reason of its refusal.
+fn read_query(uri: &Uri) -> Result<HashMap<String, String>, (StatusCode, String)> {
     let length = uri.query().map_or(0, str::len);
     if length > MAX_QUERY {
-        return Err(error_response(
-            StatusCode::URI_TOO_LONG,
-            format!("the query is {length} characters long; a diagram's may be {MAX_QUERY} at most"),
-        ));
+        let message = format!("the query is {length} characters long; a diagram's may be {MAX_QUERY} at most");
+        return Err((StatusCode::URI_TOO_LONG, message));
     }
-    Query::try_from_uri(uri).map(|Query(query)| query).map_err(|e| bad_request(format!("the query cannot be read: {e}")))
+    Query::try_from_uri(uri)
+        .map(|Query(query)| query)
+        .map_err(|e| (StatusCode::BAD_REQUEST, format!("the query cannot be read: {e}")))
 }
 
 /// The viewer's choices: `seat` at the bottom (the first seat unless named), `coordinates`
