@@ -123,6 +123,7 @@ describe('pictures of a position', { concurrency: false }, () => {
     await clickMove(page, step);
     await waitTurnAfter(page, 'First', 1);
 
+    await page.locator('section[aria-labelledby="record-h"]').screenshot({ path: path.join(ARTIFACTS, 'diagram-buttons.png') });
     // The live position: every piece once where the server has it, the last move marked.
     const live = await downloadShownSvg(page, id);
     assert.equal((live.svg.match(/class="last-move"/g) || []).length, 2, "the last move's two cells are marked");

@@ -32,7 +32,8 @@ pub struct LastMove {
     /// `None` when a move text names no cell that holds a piece now.
     pub mover: Option<Player>,
     pub cells: Vec<Cell>,
-    /// The move in short text, as the move list writes it.
+    /// The move's text: a game's move in short text, as the move list writes it; a move named
+    /// in text as it was given.
     pub text: String,
 }
 
@@ -229,7 +230,7 @@ fn write_svg(out: &mut String, position: &DiagramPosition, options: &DiagramOpti
     )?;
     write!(out, "<title>{}</title><style>{}</style>", Escaped(&title), style::STYLE_SHEET)?;
     // The glow under a king in check (lishogi's, as the client draws it).
-    out.push_str(r#"<defs><radialGradient id="check-glow">"#);
+    out.push_str(r#"<defs><radialGradient id="diagram-check-glow">"#);
     for (offset, colour, opacity) in
         [("0", "#ff0000", "1"), ("0.45", "#e70000", "0.95"), ("0.85", "#b00000", "0.35"), ("1", "#9e0000", "0")]
     {

@@ -131,7 +131,7 @@ impl<'a> Board<'a> {
             if piece.letter == 'K' && position.in_check.contains(piece.player) {
                 write!(
                     out,
-                    r#"<circle class="check" cx="{}" cy="{}" r="{}" fill="url(#check-glow)"/>"#,
+                    r#"<circle class="check" cx="{}" cy="{}" r="{}" fill="url(#diagram-check-glow)"/>"#,
                     Num(x),
                     Num(y),
                     Num(1.1 * cell.piece_scale)
