@@ -60,10 +60,16 @@ enum Command {
         #[arg(long, value_enum, default_value_t = records::Format::Record)]
         to: records::Format,
     },
-    /// Draw the board of a position string or of a record's final position.
+    /// Draw the board of a position string or of a record's final position, as text or as an
+    /// SVG picture (`--svg`).
     Show {
         /// A file holding a record or a position string, or a position string itself.
         input: String,
+        /// Write a picture of the position to this file (SVG) instead of printing the board.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        #[command(flatten)]
+        picture: records::PictureArgs,
     },
     /// Play engines against each other: every seat order, random openings, a results table.
     Match(match_cmd::MatchArgs),
@@ -196,7 +202,8 @@ fn run(command: Command) -> Result<()> {
         Command::Replay { record, events } => records::replay_command(&record, events)?,
         Command::Validate { record } => records::validate_command(&record)?,
         Command::Convert { input, to } => records::convert_command(&input, to)?,
-        Command::Show { input } => records::show_command(&input)?,
+        Command::Show { input, svg: None, .. } => records::show_command(&input)?,
+        Command::Show { input, svg: Some(file), picture } => records::picture_command(&input, &file, &picture)?,
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,

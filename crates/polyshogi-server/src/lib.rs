@@ -15,6 +15,8 @@ pub mod archive;
 pub mod bots;
 pub mod chat;
 pub mod client;
+pub mod diagram;
+pub mod diagram_api;
 pub mod instances;
 pub mod json;
 pub mod json_body;
