@@ -24,9 +24,10 @@ export async function postJSON(path, body) {
   return res.json();
 }
 
-export async function getText(path) {
-  const res = await fetch(path);
-  if (!res.ok) throw new Error(await errorText(res));
+/** GET a text document (`live`: never from the cache); throws with the server's `error` text. */
+export async function getText(path, { live = false } = {}) {
+  const res = await fetch(path, { cache: live ? 'no-store' : 'default', credentials: 'same-origin' });
+  if (!res.ok) throw httpError(await errorText(res), res.status);
   return res.text();
 }
 

@@ -1,5 +1,6 @@
-// The page's other controls: resign, draw, the alliance answer, the record download, cell
-// names, and going back through the game (the move list, its buttons and keys).
+// The page's other controls: resign, draw, the alliance answer, the record download, the
+// pictures of the position shown, cell names, and going back through the game (the move list,
+// its buttons and keys).
 
 import { api } from './api.js';
 import { state, resigningSeat, drawSeats, allianceAnswerer, markAnswered, currentPly } from './game-state.js';
@@ -9,6 +10,9 @@ import { currentMoveButton } from './move-list.js';
 import { confirmAction } from './dialogs.js';
 import { showNotice } from './notices.js';
 import { gameId } from './page-link.js';
+import { downloadDiagram, gameDiagramUrl } from './diagram-export.js';
+import { hasKanji, pieceSet } from './piece-set.js';
+import { saveFile } from './save-file.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -50,21 +54,36 @@ function answerAlliance(accept) {
 async function exportRecord() {
   try {
     const text = await api.record(gameId);
-    const blob = new Blob([text], { type: 'text/plain' });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `polyshogi-${state.game?.variant || 'game'}-${gameId}.psn`;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    saveFile(new Blob([text], { type: 'text/plain' }), `polyshogi-${state.game?.variant || 'game'}-${gameId}.psn`);
   } catch (err) {
     showNotice(`The record could not be fetched: ${err.message}`);
   }
 }
 
-export function wireControls() {
+/**
+ * Saves a picture (`format` 'svg' or 'png') of the position the page shows, as the viewer sees
+ * it: from `board`'s seat, with the cell names if shown, in the chosen piece set.
+ */
+async function exportPicture(board, format) {
+  const ply = currentPly();
+  const url = gameDiagramUrl(gameId, ply, {
+    seat: board.viewSeat,
+    coordinates: $('show-coords').checked,
+    pieces: hasKanji() ? pieceSet() : 'letters',
+  });
+  const buttons = [$('picture-svg'), $('picture-png')];
+  buttons.forEach((b) => { b.disabled = true; });
+  try {
+    await downloadDiagram(url, `polyshogi-${gameId}-${ply}`, format);
+  } catch (err) {
+    showNotice(`The picture could not be made: ${err.message}`);
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+/** Wires the controls; `board` (the BoardView) says which seat the pictures are seen from. */
+export function wireControls({ board }) {
   $('resign').addEventListener('click', async () => {
     const seat = resigningSeat();
     if (!seat) return;
@@ -77,6 +96,8 @@ export function wireControls() {
   $('alliance-refuse').addEventListener('click', () => answerAlliance(false));
   $('export').addEventListener('click', exportRecord);
   $('end-export').addEventListener('click', exportRecord);
+  $('picture-svg').addEventListener('click', () => exportPicture(board, 'svg'));
+  $('picture-png').addEventListener('click', () => exportPicture(board, 'png'));
   $('show-coords').addEventListener('change', (e) => showCoordinates(e.target.checked));
   $('nav-first').addEventListener('click', () => goTo(0));
   $('nav-prev').addEventListener('click', () => goTo(currentPly() - 1));

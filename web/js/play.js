@@ -110,7 +110,7 @@ async function start() {
   wireDrawOffer();
   wireTakeback();
   wireRematch();
-  wireControls();
+  wireControls({ board });
   setInterval(tickClocks, 250);
 }
 

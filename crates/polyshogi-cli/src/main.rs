@@ -1,5 +1,5 @@
-//! The `polyshogi` command: perft, legal moves, record replay, benchmarks, the server and its
-//! load tool.
+//! The `polyshogi` command: perft, legal moves, record replay, benchmarks, matches, terminal
+//! play, the server and its load tool.
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
@@ -60,13 +60,22 @@ enum Command {
         #[arg(long, value_enum, default_value_t = records::Format::Record)]
         to: records::Format,
     },
-    /// Draw the board of a position string or of a record's final position.
+    /// Draw the board of a position string or of a record's final position, as text or as an
+    /// SVG picture (`--svg`).
     Show {
         /// A file holding a record or a position string, or a position string itself.
         input: String,
+        /// Write a picture of the position to this file (SVG) instead of printing the board.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        #[command(flatten)]
+        picture: records::PictureArgs,
     },
     /// Play engines against each other: every seat order, random openings, a results table.
     Match(match_cmd::MatchArgs),
+    /// Play a game in the terminal against bots: type moves (Tab completes them) or pick them
+    /// with the cursor; the record is saved at the end.
+    Play(polyshogi_cli::play::PlayArgs),
     /// Speak the engine protocol (USI-derived, docs/PROTOCOL.md) on stdin and stdout.
     Engine,
     /// Serve the web API and the browser client (docs/API.md) until Ctrl-C.
@@ -193,10 +202,12 @@ fn run(command: Command) -> Result<()> {
         Command::Replay { record, events } => records::replay_command(&record, events)?,
         Command::Validate { record } => records::validate_command(&record)?,
         Command::Convert { input, to } => records::convert_command(&input, to)?,
-        Command::Show { input } => records::show_command(&input)?,
+        Command::Show { input, svg: None, .. } => records::show_command(&input)?,
+        Command::Show { input, svg: Some(file), picture } => records::picture_command(&input, &file, &picture)?,
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,
         Command::Serve { addr, database, first_move_seconds, max_connections, trust_proxy, no_address_limits } => {

@@ -20,6 +20,7 @@ use polyshogi::player::Player;
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game};
+use polyshogi_cli::time_control::parse_clock;
 use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
 
 /// Plays engines against each other.
@@ -219,17 +220,6 @@ pub fn run(args: MatchArgs) -> Result<()> {
         std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
-}
-
-/// `1+0.5` (minutes + increment seconds) as milliseconds.
-fn parse_clock(text: &str) -> Result<(u64, u64)> {
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-    let base: f64 = base.trim().parse().with_context(|| format!("`{text}`: expected <minutes>+<seconds>"))?;
-    let inc: f64 = inc.trim().parse().with_context(|| format!("`{text}`: expected <minutes>+<seconds>"))?;
-    if base <= 0.0 || inc < 0.0 {
-        bail!("`{text}`: the clock needs a positive time");
-    }
-    Ok(((base * 60_000.0) as u64, (inc * 1000.0) as u64))
 }
 
 /// The seat orders: which engine sits in each seat, for every game of a cycle.
@@ -638,6 +628,5 @@ mod tests {
         assert!(even.0.abs() < 1e-9);
         let better = elo(&[1.0, 1.0, 1.0, 0.0]).unwrap();
         assert!(better.0 > 150.0 && better.1 > 0.0);
-        assert_eq!(parse_clock("1+0.5").unwrap(), (60_000, 500));
     }
 }

@@ -1,13 +1,15 @@
-//! The record and position commands: replay, validate, convert and show.
+//! The record and position commands: replay, validate, convert, and show (as text or as an SVG
+//! picture).
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use polyshogi::notation::describe::{event_text, outcome_text, result_tag};
 use polyshogi::notation::record_write::write_record;
 use polyshogi::replay::{replay, BadMove, Replay};
 use polyshogi::variant::AnyGame;
 use polyshogi::{with_game, Event, Player, Rules};
+use polyshogi_server::diagram::{seat_by_name, svg, DiagramOptions, DiagramPosition, PieceSet};
 use serde_json::json;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -154,13 +156,68 @@ fn record_json(game: &AnyGame, tags: &[(String, String)], replay: Option<&Replay
     })
 }
 
-pub fn show_command(input: &str) -> Result<()> {
+/// A record or a position string, from a file or given as it is.
+fn load_input(input: &str) -> Result<(AnyGame, Option<Replay>)> {
     let (text, origin) = if Path::new(input).is_file() {
         (read(Path::new(input))?, input.to_string())
+    } else if !input.trim().contains(char::is_whitespace) {
+        // A mistyped file name, rather than a position string, which has several fields.
+        bail!("`{input}` is neither a file nor a position string (a variant name, then its fields)")
     } else {
         (input.to_string(), "position".to_string())
     };
-    let (game, _) = load(&text, &origin)?;
+    load(&text, &origin)
+}
+
+pub fn show_command(input: &str) -> Result<()> {
+    let (game, _) = load_input(input)?;
     print!("{}", game.diagram());
     Ok(())
+}
+
+/// How `show --svg` draws the position.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PictureArgs {
+    /// The seat at the bottom of the picture, its pieces upright (default: the first seat).
+    #[arg(long, value_name = "NAME", requires = "svg")]
+    seat: Option<String>,
+    /// A record's position after this many moves (default: after its last; 0 is the start).
+    #[arg(long, value_name = "N", requires = "svg")]
+    ply: Option<usize>,
+    /// What the pieces wear.
+    #[arg(long, value_enum, default_value_t = Pieces::Letters, requires = "svg")]
+    pieces: Pieces,
+    /// Leave the empty cells without their names.
+    #[arg(long, requires = "svg")]
+    no_coordinates: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Pieces {
+    Letters,
+    Kanji,
+}
+
+/// `show --svg FILE`: a picture of the position (a record's with its last move marked).
+pub fn picture_command(input: &str, file: &Path, args: &PictureArgs) -> Result<()> {
+    let (game, replay) = load_input(input)?;
+    let position = match (args.ply, replay.is_some()) {
+        (Some(ply), false) => bail!("--ply {ply}: a position string has no moves to count (give a record)"),
+        (Some(ply), true) => DiagramPosition::after(&game, ply)
+            .ok_or_else(|| anyhow!("--ply {ply}: the record has only {} moves", game.plies()))?,
+        (None, true) => DiagramPosition::after(&game, game.plies()).expect("a game has a position after its last move"),
+        (None, false) => DiagramPosition::current(&game, None)?,
+    };
+    let variant = game.variant();
+    let bottom = match &args.seat {
+        Some(name) => seat_by_name(variant, name).map_err(|e| anyhow!("--seat: {e}"))?,
+        None => variant.seats()[0],
+    };
+    let mut options = DiagramOptions::new(bottom);
+    options.coordinates = !args.no_coordinates;
+    options.pieces = match args.pieces {
+        Pieces::Letters => PieceSet::Letters,
+        Pieces::Kanji => PieceSet::Kanji,
+    };
+    std::fs::write(file, svg(&position, &options)).with_context(|| format!("cannot write {}", file.display()))
 }

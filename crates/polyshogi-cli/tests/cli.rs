@@ -355,6 +355,26 @@ fn match_rejects_an_unknown_engine_and_a_missing_budget() {
     assert!(line.contains("--movetime"), "{line}");
 }
 
+#[test]
+fn play_refuses_bad_arguments_and_a_missing_terminal_in_one_line() {
+    let line = clean_error(&["play", "sankaku", "--seat", "Red"]);
+    assert!(line.contains("`Red`") && line.contains("Black, White"), "{line}");
+    let line = clean_error(&["play", "sankaku", "--bots", "easy,grandmaster"]);
+    assert!(line.contains("`grandmaster`") && line.contains("levels: beginner"), "{line}");
+    let line = clean_error(&["play", "sankaku", "--bots", "easy,easy"]);
+    assert!(line.contains("2 bot levels given for 1 bot seats"), "{line}");
+    let line = clean_error(&["play", "hexshogi91", "--clock", "ten"]);
+    assert!(line.contains("<minutes>+<seconds>"), "{line}");
+    let line = clean_error(&["play", "sannin", "--rule", "colour=red"]);
+    assert!(line.contains("colour"), "{line}");
+    // The tests run without a terminal: the game cannot be shown, and nothing is written.
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.psn");
+    let line = clean_error(&["play", "sankaku", "--record", record.to_str().unwrap()]);
+    assert!(line.contains("cannot open the terminal"), "{line}");
+    assert!(!record.exists());
+}
+
 // ---------------------------------------------------------------------------------------------
 // bad input on the command line
 
@@ -467,4 +487,66 @@ fn empty_entries_in_a_move_list_are_refused() {
 fn a_move_that_cannot_promote_says_so() {
     let line = clean_error(&["moves", "sannin", "--moves", "P3c-4d+"]);
     assert!(line.contains("may not promote"), "{line}");
+}
+
+/// The pieces a picture draws on its board.
+fn pictured_pieces(svg: &str) -> usize {
+    svg.matches(r#"<g class="piece"#).count()
+}
+
+/// The pieces of a position string's board field: one upper-case letter each.
+fn pieces_in_position(position: &str) -> usize {
+    position.split_whitespace().nth(1).expect("a board field").chars().filter(char::is_ascii_uppercase).count()
+}
+
+#[test]
+fn show_svg_draws_a_record_s_position_from_the_seat_asked() {
+    let dir = TempDir::new("show-svg");
+    let record = sample_record();
+    let record = record.to_str().unwrap();
+    let file = dir.0.join("sample.svg");
+    let file = file.to_str().unwrap();
+    assert_eq!(success(&["show", record, "--svg", file, "--seat", "middle"]), "", "the picture goes to the file only");
+    let svg = std::fs::read_to_string(file).expect("the picture was written");
+    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(svg.contains(r#"data-view-seat="Middle""#));
+    // The record's final position, its last move marked.
+    let position = success(&["convert", record, "--to", "position"]);
+    assert_eq!(pictured_pieces(&svg), pieces_in_position(&position));
+    assert!(svg.contains("After move 18 (Last ") && svg.matches(r#"class="last-move""#).count() == 2, "{svg}");
+
+    // The start of the record, in kanji without cell names; a position string as given.
+    success(&["show", record, "--svg", file, "--ply", "0", "--pieces", "kanji", "--no-coordinates"]);
+    let start = std::fs::read_to_string(file).unwrap();
+    assert_eq!(pictured_pieces(&start), 54);
+    assert!(start.contains("Start · First to move") && start.contains(">歩<") && !start.contains(r#"class="coordinate""#));
+    success(&["show", position.trim(), "--svg", file]);
+    let from_string = std::fs::read_to_string(file).unwrap();
+    assert_eq!(pictured_pieces(&from_string), pictured_pieces(&svg));
+    assert!(from_string.contains(r#"data-view-seat="First""#) && !from_string.contains("last-move"));
+}
+
+#[test]
+fn show_svg_refuses_what_it_cannot_draw() {
+    let dir = TempDir::new("show-svg-errors");
+    let record = sample_record();
+    let record = record.to_str().unwrap();
+    let file = dir.0.join("picture.svg");
+    let file = file.to_str().unwrap();
+    let start = "sankaku cec/hhghh/1sssss1/7/7/1SSSSS1/HHGHH/CEC B ply=0";
+    for (args, words) in [
+        (
+            vec!["show", record, "--svg", file, "--seat", "Nobody"],
+            "--seat: `Nobody` is not a seat of Sannin shogi (seats: First, Middle, Last)",
+        ),
+        (vec!["show", record, "--svg", file, "--ply", "19"], "--ply 19: the record has only 18 moves"),
+        (vec!["show", start, "--svg", file, "--ply", "1"], "--ply 1: a position string has no moves to count"),
+        (vec!["show", start, "--seat", "White"], "--svg"),
+        (vec!["show", "no-such-record.psn", "--svg", file], "`no-such-record.psn` is neither a file nor a position string"),
+        (vec!["show", start, "--svg", dir.0.join("missing/picture.svg").to_str().unwrap()], "cannot write"),
+    ] {
+        let line = clean_error(&args);
+        assert!(line.contains(words), "`{line}` does not say `{words}`");
+    }
+    assert!(!Path::new(file).exists(), "nothing written on a refusal");
 }

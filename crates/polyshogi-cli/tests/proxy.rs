@@ -147,6 +147,8 @@ impl Player {
             match message["type"].as_str() {
                 Some("state") => self.game = message["game"].clone(),
                 Some("update") => apply_update(&mut self.game, &message["game"]),
+                // The chat's lines change no move.
+                Some("chat") => {}
                 _ => panic!("while waiting for {what}: {message}"),
             }
         }

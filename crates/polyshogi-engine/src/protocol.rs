@@ -75,8 +75,7 @@ impl Session {
     /// The searching engine for the next `go`, made afresh when its settings changed.
     fn take_searcher(&mut self) -> Engine {
         let kind = self.kind();
-        let mut options =
-            EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0, multipv: self.multipv };
+        let mut options = EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0, multipv: self.multipv };
         if let Some(level) = self.level {
             options = level.options(self.variant, options);
         }

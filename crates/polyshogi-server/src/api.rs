@@ -1,6 +1,6 @@
 //! The HTTP side of docs/API.md: health, variants, layouts, levels, creating games and taking
 //! their open seats, a game's state and record; accounts, the lobby, the archive and players'
-//! pages, the WebSockets and the web client are routed here too.
+//! pages, the pictures of positions, the WebSockets and the web client are routed here too.
 
 use std::time::Duration;
 
@@ -26,7 +26,7 @@ use crate::room::{now_ms, ClockConfig, GameSetup, SeatKind, SitError};
 use crate::rule_list::checked_rules;
 use crate::store::{Account, SeatPlayer};
 use crate::tokens::{hash_token, new_game_id, new_token};
-use crate::{archive, json, variants, web, wire, ws};
+use crate::{analysis, archive, diagram_api, json, review, study, variants, web, wire, ws};
 
 pub fn router(app: AppState) -> Router {
     Router::new()
@@ -48,7 +48,12 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/seats/{seat}", post(take_seat))
         .route("/api/games/{id}/record", get(game_record))
         .route("/api/games/{id}/positions/{ply}", get(game_position))
+        .route("/api/games/{id}/positions/{ply}/diagram.svg", get(diagram_api::game_diagram))
+        .route("/api/diagram.svg", get(diagram_api::position_diagram))
+        .route("/api/games/{id}/review", get(review::get_review).post(review::ask_review))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/study/position", post(study::study_position))
+        .route("/api/analysis/ws", get(analysis::upgrade))
         .merge(web::routes())
         .fallback(no_such_page)
         .layer(middleware::map_response(as_json_error))

@@ -8,9 +8,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tracing::error;
 
+use crate::analysis::Analysers;
 use crate::limits::Limits;
 use crate::lobby::Lobby;
 use crate::rate_limits::RateLimits;
+use crate::review::Reviews;
 use crate::room::RoomHandle;
 use crate::rooms::{RoomError, Rooms};
 use crate::wire::ErrorBody;
@@ -21,6 +23,8 @@ pub struct App {
     pub lobby: Arc<Lobby>,
     pub limits: Limits,
     pub rate_limits: RateLimits,
+    pub analysers: Analysers,
+    pub reviews: Arc<Reviews>,
 }
 
 pub type AppState = Arc<App>;

@@ -25,7 +25,7 @@ const MAX_PAGE: i64 = 500;
 pub async fn finished_games(State(app): State<AppState>, Query(query): Query<HashMap<String, String>>) -> Response {
     let variant = match variant_filter(&query) {
         Ok(variant) => variant,
-        Err(answer) => return answer,
+        Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
     let page = match query.get("page").map(|p| p.parse::<i64>()) {
         None => 1,

@@ -8,12 +8,15 @@
 //! one of them (`instances`).
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod archive;
 pub mod bots;
 pub mod chat;
 pub mod client;
+pub mod diagram;
+pub mod diagram_api;
 pub mod instances;
 pub mod json;
 pub mod json_body;
@@ -24,12 +27,14 @@ pub mod move_log;
 pub mod rate_limits;
 pub mod ratings;
 pub mod record;
+pub mod review;
 pub mod room;
 pub mod rooms;
 pub mod rule_list;
 pub mod serve;
 pub mod settle;
 pub mod store;
+pub mod study;
 pub mod table;
 pub mod tokens;
 pub mod uptime;
@@ -50,6 +55,7 @@ use tracing::info;
 use crate::app::App;
 use crate::lobby::Lobby;
 use crate::rate_limits::RateLimits;
+use crate::review::Reviews;
 use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{SqlStore, Store, StoreError};
@@ -150,6 +156,8 @@ impl Server {
             lobby: lobby.clone(),
             limits: limits.clone(),
             rate_limits,
+            analysers: Default::default(),
+            reviews: Reviews::start(store.clone(), limits.review_nodes),
         });
         // Before answering anyone: which games are this process's to run.
         app.rooms.refresh_instances().await?;

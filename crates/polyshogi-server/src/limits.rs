@@ -57,6 +57,16 @@ pub struct Limits {
     /// front of the server writes it. Off, the TCP peer is the client: a header anyone can
     /// send must not choose whose budget a request spends.
     pub trust_proxy: bool,
+    /// Engine analyses running at once, server-wide: they take a core each, and live games'
+    /// bots need the rest.
+    pub analysers: usize,
+    /// Analyses at once per client address (`None`: no limit).
+    pub address_analyses: Option<usize>,
+    /// How long one analysis may run.
+    pub analysis_time: Duration,
+    /// Positions the engine searches per ply of a game review (a review runs alone, in the
+    /// background).
+    pub review_nodes: u64,
 }
 
 impl Default for Limits {
@@ -81,6 +91,12 @@ impl Default for Limits {
             // A few mistypes, then one try every 20 s: 4,320 guesses a day at most.
             name_logins: Some(Rate { burst: 5, every: Duration::from_secs(20) }),
             trust_proxy: false,
+            // One core is left to the games.
+            analysers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            address_analyses: Some(1),
+            analysis_time: Duration::from_secs(60),
+            // About a fifth of a second a ply on one core: a 100-move game in half a minute.
+            review_nodes: 100_000,
         }
     }
 }

@@ -108,14 +108,11 @@ fn lobby_game(game: ListedGame) -> Option<wire::LobbyGame> {
     })
 }
 
-/// The variant a `?variant=` names, or the answer to give instead.
-pub fn variant_filter(query: &HashMap<String, String>) -> Result<Option<Variant>, Response> {
+/// The variant a `?variant=` names, or the error to answer with `400`.
+pub fn variant_filter(query: &HashMap<String, String>) -> Result<Option<Variant>, String> {
     match query.get("variant").filter(|v| !v.is_empty()) {
         None => Ok(None),
-        Some(name) => name
-            .parse::<Variant>()
-            .map(Some)
-            .map_err(|_| error_response(StatusCode::BAD_REQUEST, format!("variant: no playable variant `{name}`"))),
+        Some(name) => name.parse::<Variant>().map(Some).map_err(|_| format!("variant: no playable variant `{name}`")),
     }
 }
 
@@ -123,7 +120,7 @@ pub fn variant_filter(query: &HashMap<String, String>) -> Result<Option<Variant>
 pub async fn open_games(State(app): State<AppState>, Query(query): Query<HashMap<String, String>>) -> Response {
     let variant = match variant_filter(&query) {
         Ok(variant) => variant,
-        Err(answer) => return answer,
+        Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
     match app.lobby.games().await {
         Ok(mut games) => {

@@ -277,4 +277,8 @@ pub trait Store: Send + Sync + 'static {
     async fn chat_lines(&self, game_id: &str, channel: ChatChannel, limit: i64) -> Result<Vec<ChatLine>, StoreError>;
     /// One line, by id, with its game (a line another process stored).
     async fn chat_line(&self, id: &str) -> Result<Option<(String, ChatLine)>, StoreError>;
+
+    /// A finished game's stored review (the JSON of docs/API.md), if one was made.
+    async fn review(&self, game_id: &str) -> Result<Option<String>, StoreError>;
+    async fn save_review(&self, game_id: &str, created_ms: i64, review: &str) -> Result<(), StoreError>;
 }

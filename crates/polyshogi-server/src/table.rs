@@ -120,6 +120,13 @@ impl Table {
         Ok(Table { game, draw_offers: PlayerSet::EMPTY, takeback: None, placings: None, cells })
     }
 
+    /// The table of a game played elsewhere (a study position): no offers on it, and the
+    /// places its end gave, if it ended.
+    pub fn from_game(game: AnyGame, placings: Option<ByPlayer<u8>>) -> Table {
+        let cells = Arc::new(game.layout().cells.into_iter().map(|c| c.cell).collect());
+        Table { game, draw_offers: PlayerSet::EMPTY, takeback: None, placings, cells }
+    }
+
     pub fn game(&self) -> &AnyGame {
         &self.game
     }

@@ -132,7 +132,7 @@ pub fn layout(variant: Variant) -> Option<wire::Layout> {
 
 /// Each piece's kanji, and its promoted kanji where the rules let it promote in this variant
 /// (Sannin's king does, Hex Shogi 91's does not, though both have the shogi family's pieces).
-fn kanji(variant: Variant) -> BTreeMap<String, String> {
+pub fn kanji(variant: Variant) -> BTreeMap<String, String> {
     let promotes: Vec<char> = piece_moves(variant).iter().filter(|p| p.promoted).map(|p| p.letter).collect();
     let mut glyphs = BTreeMap::new();
     for piece in variant.piece_names() {

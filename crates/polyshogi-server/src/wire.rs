@@ -558,3 +558,127 @@ pub struct RatingPoint {
     pub rating: i64,
     pub deviation: i64,
 }
+
+/// `POST /api/study/position`, and the position of an `analyse` message: a start and moves,
+/// or a whole record cut after `ply` moves.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StudyRequest {
+    Moves(StudyMoves),
+    Record(StudyRecord),
+}
+
+/// A position given as a record, cut after `ply` moves.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct StudyRecord {
+    pub record: String,
+    /// Moves kept from the record; left out or null: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<usize>,
+}
+
+/// A position given as a variant's start (or a position string) and the moves after it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct StudyMoves {
+    pub variant: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub rules: Vec<String>,
+    /// A position string; `None`: the variant's start position.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// Move texts, answers (`accept`, `refuse`) and departures (`resign:Middle`).
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub moves: Vec<String>,
+}
+
+/// The answer to `POST /api/study/position`: the moves played and the position they reach.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct StudyPosition {
+    pub variant: String,
+    pub rules: Vec<String>,
+    /// The start as a position string.
+    pub start: String,
+    pub moves: Vec<MoveEntry>,
+    #[serde(flatten)]
+    pub drawn: DrawnPosition,
+    pub position: String,
+    pub legal_moves: Vec<String>,
+    pub alliance: Option<AllianceView>,
+    pub pending_alliance: Option<AllianceView>,
+    pub outcome: Option<OutcomeView>,
+}
+
+/// A message from a client of `GET /api/analysis/ws`.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AnalysisRequest {
+    /// Analyse this position (instead of the one being analysed).
+    Analyse {
+        #[serde(flatten)]
+        position: StudyMoves,
+        /// How many moves to show, best first; left out: 3.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lines: Option<usize>,
+    },
+    Stop,
+}
+
+/// A message to a client of `GET /api/analysis/ws`.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AnalysisMessage {
+    /// One finished iteration of the search, with every line.
+    Analysis(Box<AnalysisReport>),
+    /// The analysis ended: `stopped`, `finished` or `time`.
+    AnalysisEnd {
+        reason: String,
+    },
+    Error {
+        message: String,
+    },
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct AnalysisReport {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    /// Best first.
+    pub lines: Vec<AnalysisLine>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct AnalysisLine {
+    /// Each seat's value in centipawns, from its own point of view.
+    pub scores: BTreeMap<String, i32>,
+    /// The line in canonical text, and in short text.
+    pub moves: Vec<String>,
+    pub short: Vec<String>,
+}
+
+/// `GET /api/games/{id}/review`: a finished game's positions evaluated one by one.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Review {
+    /// `queued`, `running` or `done`.
+    pub status: String,
+    pub done: usize,
+    /// The game's moves plus its start.
+    pub total: usize,
+    pub plies: Vec<ReviewPly>,
+}
+
+/// The position after move `ply` (0: the start), evaluated.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct ReviewPly {
+    pub ply: usize,
+    pub scores: BTreeMap<String, i32>,
+    /// The engine's move for the seat to move there; `None` once the game is over.
+    pub best: Option<String>,
+    pub best_short: Option<String>,
+    /// How much the move that led here cost its mover, in centipawns; `None` at the start.
+    pub loss: Option<i32>,
+    /// `inaccuracy`, `mistake` or `blunder` for a costly move.
+    pub mark: Option<String>,
+}

@@ -41,6 +41,11 @@ const DOCUMENTS: &[(&str, &str, Check)] = &[
     ("lobby_message", "LobbyMessage", exactly::<wire::LobbyMessage>),
     ("game_list", "GameList", exactly::<wire::GameList>),
     ("player", "PlayerProfile", exactly::<wire::PlayerProfile>),
+    ("study_request", "StudyRequest", exactly::<wire::StudyRequest>),
+    ("study_position", "StudyPosition", exactly::<wire::StudyPosition>),
+    ("analysis_request", "AnalysisRequest", exactly::<wire::AnalysisRequest>),
+    ("analysis_message", "AnalysisMessage", exactly::<wire::AnalysisMessage>),
+    ("review", "Review", exactly::<wire::Review>),
 ];
 
 /// The wire types met only inside the documented ones.
@@ -71,6 +76,11 @@ const PARTS: &[&str] = &[
     "PlayerName",
     "VariantRating",
     "RatingPoint",
+    "StudyMoves",
+    "StudyRecord",
+    "AnalysisReport",
+    "AnalysisLine",
+    "ReviewPly",
 ];
 
 /// Reads `value` as a `T` and writes it back: a field the type does not know (documented but

@@ -301,7 +301,7 @@ async fn every_refusal_is_a_json_error() {
     assert_eq!(response.headers()["allow"], "GET,HEAD");
     let (status, error) = refusal(response).await;
     assert_eq!((status, error.as_str()), (405, "this page does not take DELETE (the Allow header says what it takes)"));
-    let (status, error) = refusal(http.get(server.url("/api/games")).send().await.unwrap()).await;
+    let (status, error) = refusal(http.get(server.url("/api/study/position")).send().await.unwrap()).await;
     assert_eq!(status, 405, "{error}");
     // A WebSocket URL asked for without the upgrade: axum's rejection, as JSON.
     let (status, error) = refusal(http.get(server.url(&format!("/api/games/{id}/ws"))).send().await.unwrap()).await;

@@ -230,8 +230,7 @@ async fn accounts_suite(database: &str) {
 }
 
 async fn seats_suite(database: &str) {
-    let mut settings = RoomSettings::default();
-    settings.open_time = Duration::from_secs(2);
+    let settings = RoomSettings { open_time: Duration::from_secs(2), ..RoomSettings::default() };
     let mut config = config(database);
     config.rooms = settings;
     let server = TestServer::start_config(config).await;

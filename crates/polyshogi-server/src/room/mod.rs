@@ -25,6 +25,7 @@ use tracing::{debug, error, info, warn};
 
 use crate::bots::Bot;
 use crate::chat::{ChatFeed, ChatLimits};
+use crate::diagram::DiagramPosition;
 use crate::instances::Instances;
 use crate::move_log::MoveLog;
 use crate::record::{date_tag, write_record};
@@ -231,6 +232,11 @@ enum Command {
         plies: usize,
         reply: oneshot::Sender<Option<wire::PositionAt>>,
     },
+    /// What a picture shows of the position after a number of moves; `None` past the last move.
+    Diagram {
+        plies: usize,
+        reply: oneshot::Sender<Option<DiagramPosition>>,
+    },
     /// Someone takes an open seat.
     Sit {
         seat: Player,
@@ -407,6 +413,15 @@ impl RoomHandle {
     pub async fn position(&self, plies: usize) -> Option<Option<wire::PositionAt>> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Command::Position { plies, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// What a picture shows of the position after `plies` moves (the last one marked): `None`
+    /// when the game is not available, `Some(None)` past the last move. The picture itself is
+    /// drawn by the caller, not in the game's task.
+    pub async fn diagram(&self, plies: usize) -> Option<Option<DiagramPosition>> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Command::Diagram { plies, reply }).await.ok()?;
         rx.await.ok()
     }
 
@@ -706,6 +721,9 @@ impl Room {
             }
             Command::Position { plies, reply } => {
                 let _ = reply.send(self.table.position_after(plies));
+            }
+            Command::Diagram { plies, reply } => {
+                let _ = reply.send(DiagramPosition::after(self.table.game(), plies));
             }
             Command::Sit { seat, token_hash, player, reply } => {
                 let _ = reply.send(self.take_seat(seat, token_hash, player).await);

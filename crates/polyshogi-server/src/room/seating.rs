@@ -95,7 +95,7 @@ impl Room {
 
     /// Ends the game if its open seats are still open when it expires: stored, then published.
     pub(super) async fn expire_if_due(&mut self) {
-        if !self.expiry().is_some_and(|at| at <= Instant::now()) || !self.instances.owns(&self.setup.id) {
+        if self.expiry().is_none_or(|at| at > Instant::now()) || !self.instances.owns(&self.setup.id) {
             return;
         }
         let stored = StoredAction {

@@ -22,10 +22,11 @@ use crate::ratings::Rating;
 use crate::tokens::new_game_id;
 
 /// The schema, as portable SQL (one set of migrations for both databases).
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 4] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (2, "wake and runs", include_str!("../../migrations/0002_wake_and_runs.sql")),
     (3, "players", include_str!("../../migrations/0003_players.sql")),
+    (4, "reviews", include_str!("../../migrations/0004_reviews.sql")),
 ];
 
 fn migrator() -> Migrator {
@@ -677,6 +678,22 @@ impl Store for SqlStore {
 
     async fn chat_line(&self, id: &str) -> Result<Option<(String, ChatLine)>, StoreError> {
         players::chat_line(&self.pool, id).await
+    }
+
+    async fn review(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT review FROM reviews WHERE game_id = $1").bind(game_id).fetch_optional(&self.pool).await?;
+        Ok(row.map(|row| row.try_get("review")).transpose()?)
+    }
+
+    async fn save_review(&self, game_id: &str, created_ms: i64, review: &str) -> Result<(), StoreError> {
+        // A review another process stored first is the same game's: either one will do.
+        sqlx::query("INSERT INTO reviews (game_id, created_ms, review) VALUES ($1, $2, $3) ON CONFLICT (game_id) DO NOTHING")
+            .bind(game_id)
+            .bind(created_ms)
+            .bind(review)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 }
 

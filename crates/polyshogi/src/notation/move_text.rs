@@ -128,6 +128,19 @@ pub fn parse<P: Rules>(pos: &P, legal: &[Move], text: &str) -> Result<Move, Move
     resolve(pos, legal, text, shape)
 }
 
+/// The cells a move text names, read without matching it against the legal moves: for a move
+/// already played, to mark it on a diagram. A board move names its origin (when written) and
+/// its destination, a drop its cell, an illumination its king (when written) and the cells it
+/// cleared, a pass none.
+pub fn named_cells<P: Rules>(pos: &P, text: &str) -> Result<Vec<Cell>, MoveTextError> {
+    Ok(match parse_shape(pos, text)? {
+        MoveShape::Pass => Vec::new(),
+        MoveShape::Drop { to, .. } => vec![to],
+        MoveShape::Board { from, to, .. } => from.into_iter().chain([to]).collect(),
+        MoveShape::Illuminate { from, targets } => from.into_iter().chain(targets).collect(),
+    })
+}
+
 /// Splits a comma-separated move list; a comma followed by a bare cell name continues the
 /// target list of an illumination (`+K7g!5e,9i,P-4e`). Empty entries are kept, so that the
 /// caller can refuse them; blank text is no moves at all.
@@ -378,6 +391,19 @@ mod tests {
             assert_eq!(parse(&pos, &moves, &canonical(&pos, m)), Ok(m));
             assert_eq!(parse(&pos, &moves, &short(&pos, &moves, m)), Ok(m));
         }
+    }
+
+    #[test]
+    fn named_cells_are_read_from_the_text_alone() {
+        let (pos, _) = start();
+        let names = |text: &str| named_cells(&pos, text).map(|cells| cells.iter().map(|&c| pos.cell_name(c)).collect::<Vec<_>>());
+        assert_eq!(names("P3c-4d"), Ok(vec!["3c".to_string(), "4d".to_string()]));
+        // Neither a legal move here nor one with its origin: only its text counts.
+        assert_eq!(names("Bx12l+"), Ok(vec!["12l".to_string()]));
+        assert_eq!(names("P*7g"), Ok(vec!["7g".to_string()]));
+        assert_eq!(names("+K7g!5e,9i"), Ok(vec!["7g".to_string(), "5e".to_string(), "9i".to_string()]));
+        assert_eq!(names("pass"), Ok(vec![]));
+        assert!(matches!(named_cells(&pos, "P3c-4q"), Err(MoveTextError::Cell { column: 5, .. })));
     }
 
     #[test]
