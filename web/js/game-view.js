@@ -102,6 +102,9 @@ export function render() {
   main.dataset.viewing = state.viewPly === null ? 'live' : String(state.viewPly);
   main.dataset.over = game.outcome ? '1' : '';
   main.dataset.acting = seat || '';
+  // The analysis board at the position shown.
+  const shownPly = state.viewPly ?? game.moves.length;
+  $('analyse-link').href = `/analysis?game=${encodeURIComponent(game.id)}&ply=${shownPly}`;
   $('game-title').textContent = `${title || game.variant} · game ${game.id}${hotseat ? ' · hot-seat' : ''}`
     + ` · ${modeWords(game.rated)}`
     + (game.rules?.length ? ` · ${gameRulesText(game.variant, game.rules)}` : '');

@@ -1,6 +1,7 @@
 //! The browser client, embedded in the binary from web/: `/` is the lobby, `/play/{id}` the
 //! game page, `/rules/{variant}` a game's rules, `/@/{name}` a player's page, `/games` the
-//! archive of finished games, `/static/{file}` everything else.
+//! archive of finished games, `/analysis` the analysis board, `/study/1932` the 1932 Sannin game
+//! as a study, `/static/{file}` everything else.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
@@ -24,6 +25,8 @@ pub fn routes() -> Router<AppState> {
         .route("/rules/{variant}", get(|| async { file("rules.html") }))
         .route("/@/{name}", get(|| async { file("player.html") }))
         .route("/games", get(|| async { file("games.html") }))
+        .route("/analysis", get(|| async { file("analysis.html") }))
+        .route("/study/1932", get(|| async { file("study-1932.html") }))
         .route("/static/{*path}", get(|Path(path): Path<String>| async move { file(&path) }))
 }
 
