@@ -85,7 +85,10 @@ async function goTo(node) {
   try {
     shown = await page.positions.at(page.tree, node);
   } catch (err) {
-    if (mine === going) showNotice(err.message);
+    if (mine !== going) return;
+    // A move the rules now refuse (an option changed since): said, and the board stays where it was.
+    showNotice(err.message);
+    if (before && before !== node && page.positions.cache.has(before.id)) goTo(before);
     return;
   }
   if (mine !== going) return;

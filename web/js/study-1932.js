@@ -32,19 +32,19 @@ const RECORD = `[Variant "sannin"]
 const NOTES = [
   'The start. Each army sits in its own corner of the hexagon, turned 120° from the others; the kings are on 10d (Last), 1d (First) and 10m (Middle), and the Garden, 7g, is the centre.',
   'First opens with a pawn: 3c to 4d, one step to its 11 o\'clock (Sannin pawns step to their 11 or 1 o\'clock).',
-  'Middle answers the same way, a pawn to its 11 o\'clock: 10k to 10j. It is the pawn First\'s bishop on 2g aims at from the start.',
+  'Middle answers the same way, a pawn to its 11 o\'clock: 10k to 10j. It is the pawn First\'s bishop on 2g aimed at from the start; with it gone, First\'s bishop and Middle\'s bishop on 12l face each other along that diagonal.',
   'Last too: 11g to 10g, a pawn to its 11 o\'clock. After one round all three have made the same move, each from its own side.',
   'Round 2 brings the silvers out. First\'s silver goes from 1b to 2d.',
   'Middle\'s silver goes from 8m to 9l.',
   'Last\'s silver goes from 12f to 10e: every player has a silver in play.',
   'First brings out his other silver, from 1f to 2e.',
   'Middle moves the pawn in front of his rook, 7k to 6j: the rook\'s file from 7l up to the centre is open now.',
-  'Last moves the pawn on 8d, the one Middle\'s bishop on 12l aims at from the start, to 7d. That opens the long diagonal between Last\'s bishop on 7b and Middle\'s bishop on 12l: the two bishops now look at each other.',
+  'Last moves the pawn on 8d, the one Middle\'s bishop on 12l aims at from the start, to 7d. That opens the long diagonal between Last\'s bishop on 7b and Middle\'s bishop on 12l: Middle\'s bishop now faces two enemy bishops.',
   'First pushes another pawn to its 11 o\'clock: 3d to 4e.',
-  'Middle\'s rook runs up the open file from 7l to the centre, 7g, and promotes there: a dragon (promoted rook) on the Garden. Middle leaves the two bishops facing each other.',
-  '4…Bx12l: Last\'s bishop takes Middle\'s bishop on 12l, along the diagonal opened on move 9, and does not promote. The captured bishop goes into Last\'s hand.',
+  'Middle\'s rook runs up the open file from 7l to the centre, 7g, and promotes there: a dragon (promoted rook) on the Garden. Middle could have taken either enemy bishop with his own (on 7b or on 2g); he leaves his bishop where both can take it.',
+  '4…Bx12l: Last\'s bishop takes Middle\'s bishop on 12l, along the diagonal opened on move 9, and does not promote (it could have). The captured bishop goes into Last\'s hand.',
   'First brings a gold up from 1c to 3d, the cell his pawn left on move 10.',
-  '5…Sx12l: Middle takes back with the silver from 12m. The bishops are traded: Middle and Last each hold a bishop in hand, to drop later.',
+  '5…Sx12l: Middle takes back with the silver from 12m (the lance on 13m could have taken too). The bishops are traded: Middle and Last each hold a bishop in hand, to drop later.',
   'Last pushes on with the pawn he moved first: 10g to 9g.',
   'First\'s first pawn moves on, 4d to 5e, again to its 11 o\'clock.',
   'Middle\'s dragon leaves the centre and goes back to 7l, the rook\'s starting cell, still promoted.',
@@ -117,7 +117,7 @@ function renderNotes() {
       } else {
         const m = page.moves[ply - 1];
         const round = Math.ceil(ply / 3);
-        b.textContent = `${round}.${ply % 3 === 1 ? '' : '…'} ${m.short}`;
+        b.textContent = `${round}${ply % 3 === 1 ? '.' : '…'} ${m.short}`;
         b.style.setProperty('--seat-colour', seatColour(m.seat, page.seats.indexOf(m.seat)));
         const who = document.createElement('span');
         who.className = 'who';

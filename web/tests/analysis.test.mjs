@@ -131,7 +131,7 @@ describe('the analysis board and the 1932 study', { concurrency: false }, () => 
     await context.close();
   });
 
-  test('a piece in hand dropped on the analysis board (1932 game, move 14: Last holds a bishop)', T, async () => {
+  test('a piece in hand dropped on the analysis board (1932 game, move 14: Last holds a bishop); an alliance as a rule option', T, async () => {
     const whole = await study({ record: RECORD });
     const moves = whole.moves.map((m) => m.move);
     const at14 = await study({ record: RECORD, ply: 14 });
@@ -147,6 +147,24 @@ describe('the analysis board and the 1932 study', { concurrency: false }, () => 
     await waitShown(page, 15);
     assert.equal(await page.locator('#tree .mv[aria-current="true"]').getAttribute('data-move'), drop);
     assert.equal((await boardOf(page))[cell], 'Last:B', 'the bishop stands on its cell');
+
+    // The rule options: a pre-game alliance of Middle and Last. This game's moves break it (allies
+    // may not promote on move 11 as Middle did), which is said, and the option goes back.
+    assert.equal(await page.locator('#alliance').innerText(), 'No alliance');
+    await page.click('#rules-box summary');
+    await page.selectOption('#rule-alliance', 'ML');
+    await page.waitForSelector('#notice:not([hidden])');
+    assert.match(await page.locator('#notice').innerText(), /^Under that rule: move 11: `R7l-7g\+` is not legal/);
+    assert.equal(await page.locator('#rule-alliance').inputValue(), 'none');
+    // From the start it holds: the same first moves studied as if the two had allied.
+    await page.click('#tree-first');
+    await waitShown(page, 0);
+    await page.selectOption('#rule-alliance', 'ML');
+    await page.waitForFunction(() => document.querySelector('#alliance').textContent === 'Alliance: Middle and Last against First');
+    await page.click('#tree-next');
+    await waitShown(page, 1);
+    assert.equal(await page.locator('#alliance').innerText(), 'Alliance: Middle and Last against First');
+    assert.match(page.url(), /rules=alliance%3DML/);
     assert.deepEqual(page.errors, []);
     await context.close();
   });

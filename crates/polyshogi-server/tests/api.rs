@@ -78,7 +78,7 @@ async fn lobby_endpoints_and_pages() {
     assert!(rules.headers()["content-type"].to_str().unwrap().starts_with("text/markdown"));
     assert!(rules.text().await.unwrap().starts_with("# Sankaku Shogi"));
 
-    for page in ["/", "/play/abc123", "/rules/sannin"] {
+    for page in ["/", "/play/abc123", "/rules/sannin", "/games", "/analysis", "/study/1932"] {
         let response = server.get(page).await;
         assert_eq!(response.status(), 200, "{page}");
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
