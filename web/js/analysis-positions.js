@@ -2,7 +2,7 @@
 // plays it (POST /api/study/position with the setup and the moves from the start), asked for
 // once and kept; and a record or a game's record read into a setup and its moves.
 
-import { api, getText, postJSON } from './api.js';
+import { getText, postJSON } from './api.js';
 
 export const studyPosition = (body) => postJSON('/api/study/position', body);
 
@@ -16,7 +16,7 @@ export class Positions {
     this.cache = new Map(); // node id → the study answer
   }
 
-  /** The request body for the position after `moves` (`extra` moves after them). */
+  /** The request body for the position after `moves`. */
   body(moves) {
     const { variant, rules, start } = this.setup;
     return { variant, rules, start, moves };
@@ -64,5 +64,3 @@ export async function readGame(id) {
   const record = await getText(`/api/games/${encodeURIComponent(id)}/record`, { live: true });
   return readRecord(record);
 }
-
-export { api };
