@@ -17,7 +17,7 @@ import { Positions } from './analysis-positions.js';
 import { analysisHref, startFromAddress, wireStartForm } from './analysis-start.js';
 import { EnginePanel } from './engine-panel.js';
 import { nextViewSeat } from './orientation.js';
-import { PIECE_SETS, hasKanji, pieceSet, setKanji, setPieceSet } from './piece-set.js';
+import { setKanji, wirePieceSetChoice } from './piece-set.js';
 import { showNotice } from './notices.js';
 
 const $ = (id) => document.getElementById(id);
@@ -315,12 +315,7 @@ function wireBoardTools(layout) {
   $('rotate').addEventListener('click', () => view(nextViewSeat(layout, page.seats, page.board.viewSeat)));
   $('show-coords').addEventListener('change', () => page.board.setCoordinates($('show-coords').checked));
   page.board.setCoordinates($('show-coords').checked);
-  const pieces = $('piece-set');
-  pieces.replaceChildren(...Object.entries(PIECE_SETS).map(([value, label]) => new Option(label, value)));
-  pieces.value = pieceSet();
-  $('piece-set-row').hidden = !hasKanji();
-  pieces.addEventListener('change', () => {
-    setPieceSet(pieces.value);
+  wirePieceSetChoice($('piece-set'), $('piece-set-row'), () => {
     page.board.redrawPieces();
     render();
   });

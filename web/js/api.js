@@ -75,6 +75,19 @@ export function socketUrl(path) {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${path}`;
 }
 
+/** Calls `handle` with each message of `ws` that is JSON; the server sends nothing else. */
+export function onJsonMessage(ws, handle) {
+  ws.addEventListener('message', (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handle(message);
+  });
+}
+
 /**
  * The game state after an update (docs/API.md): the update's fields in place of the state's, and
  * its moves after the state's first `moves_from`. A new object: earlier states stay as they were.
@@ -115,13 +128,7 @@ export class GameSocket {
       ws.send(JSON.stringify({ type: 'hello', token: this.token || null }));
       this.onStatus('open');
     });
-    ws.addEventListener('message', (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+    onJsonMessage(ws, (message) => {
       if (message.type === 'state') {
         this.game = message.game;
       } else if (message.type === 'update') {

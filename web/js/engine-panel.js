@@ -3,7 +3,7 @@
 // time, and why an analysis ended, in words. A new position while analysing replaces the
 // running analysis; a click on a line's first move plays it.
 
-import { socketUrl } from './api.js';
+import { onJsonMessage, socketUrl } from './api.js';
 import { seatColour } from './board.js';
 
 const $ = (id) => document.getElementById(id);
@@ -108,13 +108,7 @@ export class EnginePanel {
       if (this.pending && this.running) ws.send(JSON.stringify(this.pending));
       this.pending = null;
     });
-    ws.addEventListener('message', (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+    onJsonMessage(ws, (message) => {
       this.receive(message);
     });
     ws.addEventListener('close', () => {

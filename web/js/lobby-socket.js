@@ -1,7 +1,7 @@
 // The live list of open games: the lobby WebSocket (GET /api/lobby/ws), which sends the whole
 // list at once and again on each change; reconnecting after a drop, polling GET /api/lobby meanwhile.
 
-import { api, socketUrl } from './api.js';
+import { api, onJsonMessage, socketUrl } from './api.js';
 
 /** How often the list is fetched while the socket is down. */
 const POLL_MS = 5000;
@@ -31,13 +31,7 @@ export class LobbySocket {
       this.stopPolling();
       this.onStatus('live');
     });
-    ws.addEventListener('message', (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+    onJsonMessage(ws, (message) => {
       if (message.type === 'lobby' && Array.isArray(message.games)) this.onGames(message.games);
     });
     ws.addEventListener('close', () => {

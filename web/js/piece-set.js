@@ -33,6 +33,20 @@ export function setPieceSet(set) {
   } catch { /* not remembered past this page */ }
 }
 
+/**
+ * Fills the `select` of piece sets, hides its `row` when the game has no kanji (nothing to
+ * choose), and remembers a choice before calling `onChange` to draw the pieces again.
+ */
+export function wirePieceSetChoice(select, row, onChange) {
+  select.replaceChildren(...Object.entries(PIECE_SETS).map(([value, label]) => new Option(label, value)));
+  select.value = pieceSet();
+  row.hidden = !hasKanji();
+  select.addEventListener('change', () => {
+    setPieceSet(select.value);
+    onChange();
+  });
+}
+
 /** A small piece (a pentagon with its glyph) for text: the promotion question's choices. */
 export function glyphChip(letter, promoted = false) {
   const glyph = pieceGlyph(letter, promoted);

@@ -5,7 +5,7 @@
 import { nextViewSeat, rememberViewSeat } from './orientation.js';
 import { paceMs, setPaceMs } from './pacing.js';
 import { isMuted, setMuted } from './sound.js';
-import { PIECE_SETS, hasKanji, pieceSet, setPieceSet } from './piece-set.js';
+import { wirePieceSetChoice } from './piece-set.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,13 +39,5 @@ export function wireViewControls({ board, layout, seats, gameId, spectator, onPi
   sound.checked = !isMuted();
   sound.addEventListener('change', () => setMuted(!sound.checked));
 
-  const pieces = $('piece-set');
-  pieces.replaceChildren(...Object.entries(PIECE_SETS).map(([value, label]) => new Option(label, value)));
-  pieces.value = pieceSet();
-  // A game without kanji (none sent) has nothing to choose.
-  $('piece-set-row').hidden = !hasKanji();
-  pieces.addEventListener('change', () => {
-    setPieceSet(pieces.value);
-    onPieceSet?.();
-  });
+  wirePieceSetChoice($('piece-set'), $('piece-set-row'), () => onPieceSet?.());
 }
