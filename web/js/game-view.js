@@ -19,6 +19,7 @@ import { playSound, soundFor } from './sound.js';
 import { gameRulesText, loadRuleWords } from './rule-words.js';
 import { isWaiting, renderWaiting } from './waiting-room.js';
 import { modeWords } from './game-words.js';
+import { renderReview } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -122,6 +123,7 @@ export function render() {
   renderSelectionBar(seat);
   renderPlayers(seat, onPickHand);
   renderMoves(onGoTo);
+  renderReview();
   renderAllianceQuestion();
   renderDrawOffer();
   renderTakeback();
