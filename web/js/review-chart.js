@@ -142,9 +142,14 @@ function chart({ plies, seats, moves, label, onPick, width }) {
   const area = svgEl('rect', { x: pad.left, y: 0, width: plotW, height, class: 'hit' });
   svg.append(area);
 
+  // Above the plot: how to use it, or the ply under the pointer and the seats' values there.
   const tip = document.createElement('div');
   tip.className = 'review-tip';
-  tip.hidden = true;
+  const hint = () => {
+    tip.textContent = `${matchMedia('(hover: hover)').matches ? 'Click' : 'Tap'} the chart to see the position after a move.`;
+    delete tip.dataset.ply;
+  };
+  hint();
   const plyAt = (event) => {
     const rect = svg.getBoundingClientRect();
     const px = ((event.clientX - rect.left) / rect.width) * width;
@@ -159,12 +164,12 @@ function chart({ plies, seats, moves, label, onPick, width }) {
     const mark = plies[ply]?.mark ? ` (${plies[ply].mark})` : '';
     const values = seats.map((s) => `${s.label} ${pawns(seatSeries(plies.slice(0, ply + 1), s.seat)[ply])}`);
     tip.textContent = `${head}${mark} · ${values.join(' · ')}`;
-    tip.hidden = false;
+    tip.dataset.ply = String(ply);
   };
   area.addEventListener('pointermove', (e) => showTip(plyAt(e)));
   area.addEventListener('pointerleave', () => {
     hover.setAttribute('visibility', 'hidden');
-    tip.hidden = true;
+    hint();
   });
   area.addEventListener('click', (e) => onPick(plyAt(e)));
 

@@ -156,9 +156,11 @@ describe('the game review', { concurrency: false }, () => {
     await page.locator('#review-chart').scrollIntoViewIfNeeded();
     const box = await page.locator('#review-chart .hit').boundingBox();
     await page.mouse.move(box.x + (box.width * 2) / PLIES, box.y + box.height / 2);
-    await page.waitForSelector('.review-tip:not([hidden])');
+    await page.waitForSelector('.review-tip[data-ply="2"]');
     assert.match(await page.locator('.review-tip').innerText(), /^Move 2: \w+ .* · First [+−]?\d+\.\d · Middle [+−]?\d+\.\d · Last [+−]?\d+\.\d$/);
     await page.mouse.move(0, 0);
+    await page.waitForSelector('.review-tip:not([data-ply])');
+    assert.equal(await page.locator('.review-tip').innerText(), 'Click the chart to see the position after a move.');
     // Every seat's view of it, for the eye.
     await pickOnChart(page, ply, PLIES);
     await waitViewing(page, String(ply));
