@@ -49,7 +49,8 @@ export function initReview({ goTo }) {
 export function renderReview() {
   const { game } = state;
   const section = $('review');
-  if (!game?.outcome || !game.moves.length) {
+  // An aborted game (a seat that never moved) has nothing to review, as on lichess.
+  if (!game?.outcome || game.outcome.aborted || !game.moves.length) {
     section.hidden = true;
     return;
   }
@@ -129,7 +130,7 @@ function show(next) {
     bar.max = next.total;
     bar.value = next.done;
     $('review-progress-text').textContent = next.status === 'queued'
-      ? 'Waiting for the engine: other games are reviewed first.'
+      ? 'Queued: the engine reviews one game at a time.'
       : `Reviewing: ${next.done} of ${next.total} positions`;
     if (!document.hidden) schedule(POLL_MS);
     return;

@@ -73,24 +73,35 @@ describe('the game review', { concurrency: false }, () => {
     assert.equal(await page.locator('#review-ask').innerText(), 'Review');
     assert.match(await page.locator('#review-ask-text').innerText(), /Ask the engine to review this game/);
     assert.equal(await page.locator('#review-result').isHidden(), true);
+    // Every progress line the page writes, kept.
+    await page.evaluate(() => {
+      window.progressLines = [];
+      const p = document.querySelector('#review-progress-text');
+      new MutationObserver(() => window.progressLines.push(p.textContent)).observe(p, { childList: true, characterData: true, subtree: true });
+    });
     await page.click('#review-ask');
-    // The POST answers the review as it stands: waiting or running, never done at once
-    // (ten positions take the engine a while).
+    // The POST answers a new review as queued; the polls then follow it to its end.
     await page.waitForSelector('#review-progress-box:not([hidden])');
-    const progress = await page.locator('#review-progress-text').innerText();
-    assert.match(progress, new RegExp(`^(Reviewing: \\d+ of ${PLIES + 1} positions|Waiting for the engine.*)$`));
     await page.waitForSelector('#review[data-status="done"]', { timeout: 150000 });
     assert.equal(await page.locator('#review-progress-box').isHidden(), true);
+    const lines = await page.evaluate(() => window.progressLines);
+    assert.equal(lines[0], 'Queued: the engine reviews one game at a time.');
+    const counts = lines.slice(1).map((line) => {
+      const m = new RegExp(`^Reviewing: (\\d+) of ${PLIES + 1} positions$`).exec(line);
+      assert.ok(m || line === lines[0], `a progress line: ${line}`);
+      return m ? Number(m[1]) : 0;
+    });
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b), 'the count only grows');
     review = await getJSON(`/api/games/${id}/review`);
     assert.equal(review.status, 'done');
     assert.equal(review.plies.length, PLIES + 1);
 
     // One line per seat, in the seats' order, each with a point per position.
-    const lines = page.locator('#review-chart polyline.seat-line');
-    assert.equal(await lines.count(), game.seats.length);
+    const seatLines = page.locator('#review-chart polyline.seat-line');
+    assert.equal(await seatLines.count(), game.seats.length);
     for (let i = 0; i < game.seats.length; i += 1) {
-      assert.equal(await lines.nth(i).getAttribute('data-seat'), game.seats[i].seat);
-      const points = (await lines.nth(i).getAttribute('points')).trim().split(/\s+/);
+      assert.equal(await seatLines.nth(i).getAttribute('data-seat'), game.seats[i].seat);
+      const points = (await seatLines.nth(i).getAttribute('points')).trim().split(/\s+/);
       assert.equal(points.length, PLIES + 1, `${game.seats[i].seat}: a point per position`);
     }
     assert.match(await page.locator('#review-chart svg title').textContent(), /evaluation of each seat/);
