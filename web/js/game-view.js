@@ -21,6 +21,7 @@ import { playSound, soundFor } from './sound.js';
 import { gameRulesText, loadRuleWords } from './rule-words.js';
 import { isWaiting, renderWaiting } from './waiting-room.js';
 import { modeWords } from './game-words.js';
+import { renderReview } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -121,6 +122,7 @@ export function render() {
   renderSelectionBar(gamePicker, Boolean(seat) && state.viewPly === null);
   renderPlayers(seat, onPickHand);
   renderMoves(onGoTo);
+  renderReview();
   renderAllianceQuestion();
   renderDrawOffer();
   renderTakeback();

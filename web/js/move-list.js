@@ -7,6 +7,24 @@ import { state, seatIndex, currentPly } from './game-state.js';
 const $ = (id) => document.getElementById(id);
 
 let renderedMoves = ''; // the moves the list was last built for, so it is rebuilt only when they change
+let marks = new Map();  // ply → { mark, loss }: the review's marks (review.js)
+let marksKey = '';
+
+/** The symbols of the review's marks, as lichess writes them. */
+const MARK_SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+const MARK_WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
+
+/** The words of a mark: "Mistake: lost 3.4 pawns". */
+export function markTitle(mark, loss) {
+  const lost = (loss / 100).toFixed(1);
+  return `${MARK_WORDS[mark]}: lost ${lost} pawn${lost === '1.0' ? '' : 's'}`;
+}
+
+/** Puts the review's marks (ply → { mark, loss }) after the moves; an empty map takes them away. */
+export function setMoveMarks(next) {
+  marks = next;
+  marksKey = [...next].map(([ply, m]) => `${ply}${m.mark[0]}`).join(',');
+}
 
 /** One entry of the list: the start position (ply 0, with what happened before the first move) or a move. */
 function moveItem(ply, mv, onGoTo, events = mv?.events) {
@@ -26,6 +44,17 @@ function moveItem(ply, mv, onGoTo, events = mv?.events) {
     b.querySelector('.mover').textContent = mv.seat;
     b.querySelector('.text').textContent = mv.short || mv.move;
     b.title = mv.move;
+    const mark = marks.get(ply);
+    if (mark) {
+      const m = document.createElement('span');
+      m.className = 'review-mark';
+      m.dataset.mark = mark.mark;
+      m.textContent = MARK_SYMBOLS[mark.mark];
+      m.title = markTitle(mark.mark, mark.loss);
+      b.append(m);
+      b.title = `${mv.move} — ${m.title}`;
+      b.setAttribute('aria-label', `${ply}. ${mv.seat} ${mv.short || mv.move}, ${m.title}`);
+    }
   }
   b.addEventListener('click', () => onGoTo(ply));
   li.appendChild(b);
@@ -45,7 +74,7 @@ export function renderMoves(onGoTo) {
   const n = game.moves.length;
   // Resignations, answers and draws add events to the last move without adding a move.
   const opening = game.opening_events || [];
-  const key = `${n}|${(game.moves[n - 1]?.events || []).length}|${opening.length}`;
+  const key = `${n}|${(game.moves[n - 1]?.events || []).length}|${opening.length}|${marksKey}`;
   if (renderedMoves !== key) {
     const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     list.replaceChildren(moveItem(0, null, onGoTo, opening), ...game.moves.map((mv, i) => moveItem(i + 1, mv, onGoTo)));

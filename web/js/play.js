@@ -27,6 +27,7 @@ import { forgetSeat, noteGame } from './seat-store.js';
 import { initInvite, renderInvite } from './invite.js';
 import { initAccountBar, onAccountChange } from './account.js';
 import { chatError, initChat, receiveChat, renderWriter } from './chat.js';
+import { initReview } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,6 +88,7 @@ async function start() {
   });
   board.setCoordinates($('show-coords').checked);
   initView(board, { onPickHand, onGoTo: goTo, title: layout.title });
+  initReview({ goTo });
   document.title = `polyshogi — ${layout.title || first.variant} ${gameId}`;
   if (tokens.length) noteGame(gameId, { title: layout.title || first.variant });
   initInvite(gameId, tokens.map((t) => t.seat));
