@@ -28,6 +28,9 @@ use crate::time::Clock;
 
 /// Stack for the search thread: deep searches recurse with large frames.
 const SEARCH_STACK: usize = 64 * 1024 * 1024;
+/// The `Engine` option's value for the variant's strongest engine (EngineKind::best_for), the
+/// default: an engine author's tool gets full strength without knowing our engines.
+const BEST: &str = "best";
 /// The most lines `MultiPV` asks for: each costs a search of the root's remaining moves.
 pub const MAX_MULTIPV: usize = 10;
 
@@ -35,7 +38,8 @@ pub const MAX_MULTIPV: usize = 10;
 struct Session {
     variant: Variant,
     rules: Vec<String>,
-    engine: EngineKind,
+    /// The engine chosen with the `Engine` option; `None` (`best`) is the variant's strongest.
+    engine: Option<EngineKind>,
     level: Option<Level>,
     hash_mb: usize,
     weights: Weights,
@@ -53,7 +57,7 @@ impl Session {
         Session {
             variant,
             rules: Vec::new(),
-            engine: EngineKind::Greedy,
+            engine: None,
             level: None,
             hash_mb: EngineOptions::default().hash_mb,
             weights: Weights::default(),
@@ -64,11 +68,12 @@ impl Session {
         }
     }
 
-    /// The engine kind `go` uses: the level's choice when a level is set.
+    /// The engine kind `go` uses: the level's choice when a level is set, else the one chosen,
+    /// else the variant's strongest.
     fn kind(&self) -> EngineKind {
         match self.level {
             Some(level) => level.settings(self.variant).kind,
-            None => self.engine,
+            None => self.engine.unwrap_or_else(|| EngineKind::best_for(self.variant)),
         }
     }
 
@@ -199,7 +204,7 @@ fn usi_reply() -> Vec<String> {
         format!("id name polyshogi {}", env!("CARGO_PKG_VERSION")),
         "id author the polyshogi developers".to_string(),
         format!("option name Variant type combo default sannin {}", variants.join(" ")),
-        format!("option name Engine type combo default greedy {}", engines.join(" ")),
+        format!("option name Engine type combo default {BEST} var {BEST} {}", engines.join(" ")),
         "option name Seed type spin default 0 min 0 max 4294967295".to_string(),
         "option name Rule type string default <empty>".to_string(),
         format!("option name Level type combo default <none> {}", levels.join(" ")),
@@ -225,8 +230,13 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
         }
         "Engine" => {
             let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-            session.engine =
-                EngineKind::from_name(value).ok_or_else(|| format!("unknown engine `{value}` ({})", names.join(", ")))?;
+            session.engine = match value {
+                BEST => None,
+                _ => Some(
+                    EngineKind::from_name(value)
+                        .ok_or_else(|| format!("unknown engine `{value}` ({BEST}, {})", names.join(", ")))?,
+                ),
+            };
             session.level = None;
         }
         "Level" => {
@@ -352,7 +362,7 @@ fn clock_seat(token: &str) -> Option<(usize, bool)> {
 fn go_at_once(session: &Session, limits: &Limits) -> Vec<String> {
     let started = Instant::now();
     let (result, best_text, letters) = with_game!(&session.game, g => {
-        let result = session.engine.choose(g, limits);
+        let result = session.kind().choose(g, limits);
         let text = result.best.map(|m| move_text::canonical(g.position(), m));
         (result, text, seat_letters(g.position()))
     });

@@ -72,7 +72,10 @@ fn usi_reply() -> Vec<String> {
         format!("id name polyshogi {}", env!("CARGO_PKG_VERSION")),
         "id author the polyshogi developers".to_string(),
         format!("option name Variant type combo default sannin {}", list(Variant::ALL.iter().map(|v| v.name()).collect())),
-        format!("option name Engine type combo default greedy {}", list(EngineKind::ALL.iter().map(|e| e.name()).collect())),
+        format!(
+            "option name Engine type combo default best var best {}",
+            list(EngineKind::ALL.iter().map(|e| e.name()).collect())
+        ),
         "option name Seed type spin default 0 min 0 max 4294967295".to_string(),
         "option name Rule type string default <empty>".to_string(),
         format!("option name Level type combo default <none> {}", list(Level::ALL.iter().map(|l| l.name()).collect())),
@@ -247,7 +250,7 @@ fn sannin_alliances_rules_and_errors_follow_their_transcript() {
     // Choosing the variant again clears the rule options.
     lines(&random_reply("FML", "S12f-11f").each_ref().map(String::as_str));
     let unknown_variant = format!("info string error: unknown variant `chess` (known: {})", variants.join(", "));
-    let unknown_engine = format!("info string error: unknown engine `deep` ({})", engines.join(", "));
+    let unknown_engine = format!("info string error: unknown engine `deep` (best, {})", engines.join(", "));
     let unknown_level = format!("info string error: unknown level `grandmaster` ({})", levels.join(", "));
     lines(&[
         "info string error: the position is sankaku, the variant is sannin",
@@ -317,6 +320,27 @@ fn a_searching_engine_reports_and_stops() {
     let ready: Vec<usize> = output.iter().enumerate().filter(|(_, l)| *l == "readyok").map(|(i, _)| i).collect();
     assert_eq!(ready.len(), 2, "{output:#?}");
     assert!(first < ready[0] && ready[0] < second && ready[1] == second + 1 && ready[1] == output.len() - 1, "{output:#?}");
+}
+
+/// Without an `Engine` option the engine plays at full strength: `go` searches (the simple
+/// engines answer with `info depth 0` or `1` and no `seldepth`), and `best` chooses that again
+/// after another engine.
+#[test]
+fn the_engine_starts_with_the_variants_strongest_search() {
+    for case in CASES {
+        for setup in ["", "setoption name Engine value greedy\nsetoption name Engine value best\n"] {
+            // `isready` waits for the search to end (`quit` would stop it).
+            let script = format!("setoption name Variant value {}\n{setup}go depth 2\nisready\nquit\n", case.variant);
+            let mut output = session(&script);
+            assert_eq!(output.pop().as_deref(), Some("readyok"));
+            let last = output.len() - 1;
+            assert!(output[last].starts_with("bestmove ") && output[last] != "bestmove none", "{output:#?}");
+            assert!(output[last - 1].starts_with("info depth 2 "), "{}: {output:#?}", case.variant);
+            for line in &output[..last] {
+                assert_search_info(line, case.seats);
+            }
+        }
+    }
 }
 
 #[test]
