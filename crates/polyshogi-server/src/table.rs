@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use polyshogi::mv::MoveList;
 use polyshogi::notation::describe::{event_text, outcome_text};
-use polyshogi::notation::move_text;
+use polyshogi::notation::{move_text, play_text};
 use polyshogi::outcome::Event;
 use polyshogi::piece::Role;
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
@@ -443,7 +443,7 @@ fn play_move_text<P: Rules>(game: &mut Game<P>, text: &str) -> Result<(String, S
     let mut legal = MoveList::new();
     game.legal_moves(&mut legal);
     let position = game.position().clone();
-    let m = move_text::parse(&position, &legal, text).map_err(|e| Refusal(e.to_string()))?;
+    let m = play_text::parse_in_game(game, &legal, text).map_err(|e| Refusal(e.to_string()))?;
     let canonical = move_text::canonical(&position, m);
     let short = move_text::short(&position, &legal, m);
     let events = game.play(m).map_err(|e| Refusal(e.to_string()))?;

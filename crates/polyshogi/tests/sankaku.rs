@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use polyshogi::geometry::{Cell, TRI44};
-use polyshogi::notation::move_text;
+use polyshogi::notation::{move_text, play_text};
 use polyshogi::outcome::{DrawReason, Event, WinReason};
 use polyshogi::perft::perft;
 use polyshogi::rules::IllegalMove;
@@ -313,6 +313,16 @@ fn super_ko_refuses_a_move_that_recreates_a_position() {
         game.legal_moves(&mut legal);
         assert_eq!(legal.contains(&back), allowed, "{option}");
         assert!(legal.len() > 30);
+        // Written as text, the refused move names the rule that refuses it.
+        let text = move_text::canonical(game.position(), back);
+        let played = play_text::play_token(&mut game.clone(), &text);
+        match allowed {
+            true => assert!(played.is_ok(), "{option}: {played:?}"),
+            false => assert_eq!(
+                played.unwrap_err().to_string(),
+                format!("`{text}` is not legal: it repeats an earlier position (no position may come back)")
+            ),
+        }
         assert_eq!(game.play(back).is_ok(), allowed, "{option}");
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use polyshogi::geometry::{HexNaming, HEX127};
-use polyshogi::notation::move_text;
+use polyshogi::notation::{move_text, play_text};
 use polyshogi::outcome::{DrawReason, WinReason};
 use polyshogi::perft::perft;
 use polyshogi::replay::replay;
@@ -1132,6 +1132,10 @@ fn repetition_the_initiator_must_vary() {
     assert!(game_legal(&game).contains(&"K1d-2d".to_string()));
     let m = find_move(game.position(), &legal_list(game.position()), "K1d-1e").unwrap();
     assert!(game.play(m).is_err());
+    assert_eq!(
+        play_text::play_token(&mut game.clone(), "K-1e").unwrap_err().to_string(),
+        "`K-1e` is not legal: it repeats an earlier position (the player who began the repetition must vary)"
+    );
     // Once First varies, Middle faces a new position and may play his old move again.
     game_play(&mut game, "K1d-2d");
     assert!(game_legal(&game).contains(&"K10m-10l".to_string()));
@@ -1145,6 +1149,15 @@ fn repetition_superko_forbids_any_recurrence() {
     }
     // K10e-10d would bring back the start position.
     assert!(!game_legal(&game).contains(&"K10e-10d".to_string()));
+    assert_eq!(
+        play_text::play_token(&mut game.clone(), "K10e-10d").unwrap_err().to_string(),
+        "`K10e-10d` is not legal: it repeats an earlier position (no position may come back)"
+    );
+    // A move the board itself forbids keeps its own reason.
+    assert_eq!(
+        play_text::play_token(&mut game.clone(), "K10e-7g").unwrap_err().to_string(),
+        "`K10e-7g` is not legal: no K of yours can move to 7g now"
+    );
     let mut game = shuffle_game(&[]);
     for text in &SHUFFLE[..5] {
         game_play(&mut game, text);

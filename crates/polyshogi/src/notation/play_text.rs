@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
-use crate::rules::Rules;
+use crate::rules::{RepetitionRule, Rules};
 
 /// What one token did.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -39,12 +39,33 @@ pub fn play_token<P: Rules>(game: &mut Game<P>, text: &str) -> Result<Played, Mo
     }
     let mut legal = MoveList::new();
     game.legal_moves(&mut legal);
+    let mv = parse_in_game(game, &legal, text)?;
     let position = game.position();
-    let mv = move_text::parse(position, &legal, text)?;
     let player = position.to_move();
     let canonical = move_text::canonical(position, mv);
     let events = game.play_unchecked(mv);
     Ok(Played::Move { player, mv, canonical, events })
+}
+
+/// Reads move text against the game's legal moves (`legal`, from `Game::legal_moves`). A move
+/// refused only by the repetition rule says so, instead of a reason about the board that would
+/// not be true.
+pub fn parse_in_game<P: Rules>(game: &Game<P>, legal: &[Move], text: &str) -> Result<Move, MoveTextError> {
+    let refusal = match move_text::parse(game.position(), legal, text) {
+        Err(refusal @ MoveTextError::NotLegal { .. }) => refusal,
+        parsed => return parsed,
+    };
+    let reason = match game.position().repetition_rule() {
+        RepetitionRule::Superko => "it repeats an earlier position (no position may come back)",
+        RepetitionRule::InitiatorMustVary => "it repeats an earlier position (the player who began the repetition must vary)",
+        RepetitionRule::ThreefoldDraw | RepetitionRule::Off => return Err(refusal),
+    };
+    let mut unrestricted = MoveList::new();
+    game.position().legal_moves(&mut unrestricted);
+    match move_text::parse(game.position(), &unrestricted, text) {
+        Ok(_) => Err(MoveTextError::NotLegal { text: text.to_string(), reason: reason.to_string() }),
+        Err(_) => Err(refusal),
+    }
 }
 
 /// Plays every token in order, stopping at the first refused one: its index (from 0) and why.
