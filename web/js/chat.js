@@ -15,7 +15,7 @@ let lines = [];          // every line received, oldest first (muted ones too: u
 const seen = new Set();  // their keys: the backlog comes again after each reconnect
 let seats = [];          // the game's seat names, for the authors' colours
 let isPlayer = false;    // this page holds a seat: the players' chat
-let pending = null;      // { text, at } a line sent whose echo has not come back yet
+let pending = [];        // { text, at } the lines sent whose echo or refusal has not come back, oldest first
 
 function readMuted() {
   try {
@@ -85,7 +85,8 @@ export function receiveChat(newLines) {
     seen.add(key);
     lines.push(line);
     added = true;
-    if (pending && line.text === pending.text) pending = null;
+    const echoed = pending.findIndex((p) => p.text === line.text);
+    if (echoed >= 0) pending.splice(echoed, 1);
   }
   if (!added) return;
   lines.sort((a, b) => a.ms - b.ms);
@@ -97,9 +98,11 @@ export function receiveChat(newLines) {
  * speak of writing): shown under the input. False when the error is not the chat's.
  */
 export function chatError(message) {
-  if (!pending || Date.now() - pending.at > 10000) return false;
+  pending = pending.filter((p) => Date.now() - p.at <= 10000);
+  if (!pending.length) return false;
   if (!/chat|slow down|character|text|line|empty|log in|control/i.test(message)) return false;
-  pending = null;
+  // The server answers a connection's messages in order: this refusal is the oldest line's.
+  pending.shift();
   showError(message);
   return true;
 }
@@ -123,7 +126,7 @@ function send() {
     showError('Not connected: the line was not sent.');
     return;
   }
-  pending = { text, at: Date.now() };
+  pending.push({ text, at: Date.now() });
   input.value = '';
   $('chat-count').textContent = '';
 }
