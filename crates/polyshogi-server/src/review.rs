@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use polyshogi::mv::MoveList;
 use polyshogi::notation::move_text;
-use polyshogi::notation::play_text::play_token;
+use polyshogi::notation::play_text::{play_token, Played};
 use polyshogi::{with_game, Game};
 use polyshogi_engine::eval::terminal_values;
 use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Limits};
@@ -204,8 +204,8 @@ fn evaluate_game<P: Evaluate>(
         on_ply(ply.clone());
         plies.push(ply);
         let Some(text) = tokens.next() else { break };
-        movers.push(game.position().to_move());
-        play_token(game, text).ok()?;
+        let Played::Move { player, canonical, .. } = play_token(game, text).ok()? else { return None };
+        movers.push((player, canonical));
     }
     // A position with one legal move is not searched: it is worth what its move leads to.
     for index in (0..plies.len().saturating_sub(1)).rev() {
@@ -214,10 +214,15 @@ fn evaluate_game<P: Evaluate>(
         }
     }
     let pos = game.position();
-    for (index, mover) in movers.into_iter().enumerate() {
+    for (index, (mover, played)) in movers.into_iter().enumerate() {
         let seat = pos.seat_name(mover);
         let value = |ply: &ReviewPly| ply.scores.get(seat).copied().unwrap_or(0).clamp(-SCORE_CAP, SCORE_CAP);
-        let loss = (value(&plies[index]) - value(&plies[index + 1])).max(0);
+        // The engine's own choice loses nothing by its judgement: a value that falls anyway (the
+        // next search sees deeper, or other seats' replies) is not the mover's fault.
+        let loss = match plies[index].best.as_deref() == Some(played.as_str()) {
+            true => 0,
+            false => (value(&plies[index]) - value(&plies[index + 1])).max(0),
+        };
         plies[index + 1].loss = Some(loss);
         plies[index + 1].mark = MARKS.iter().find(|(least, _)| loss >= *least).map(|(_, mark)| mark.to_string());
     }

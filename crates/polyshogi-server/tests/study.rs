@@ -216,11 +216,16 @@ async fn review_suite(database: &str) {
             assert!(ply["loss"].is_null() && ply["mark"].is_null(), "{ply}");
             continue;
         }
-        // The loss is the mover's value before the move less his value after it.
+        // The loss is the mover's value before the move less his value after it, and nothing
+        // when he played the engine's own move.
         let mover = if index % 2 == 1 { "Black" } else { "White" };
         let value = |p: &Value| p["scores"][mover].as_i64().unwrap().clamp(-2000, 2000);
         let loss = ply["loss"].as_i64().expect("a loss");
-        assert_eq!(loss, (value(&plies[index - 1]) - value(ply)).max(0), "{ply}");
+        let expected = match plies[index - 1]["best"].as_str() == Some(played[index - 1].as_str()) {
+            true => 0,
+            false => (value(&plies[index - 1]) - value(ply)).max(0),
+        };
+        assert_eq!(loss, expected, "{ply}");
         let mark = match loss {
             700.. => json!("blunder"),
             300.. => json!("mistake"),
