@@ -5,6 +5,7 @@
 
 import { onJsonMessage, socketUrl } from './api.js';
 import { seatColour } from './board.js';
+import { signedPawns } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,10 +20,7 @@ const END_WORDS = {
 export function formatScore(cp) {
   if (cp >= 10000) return 'winning';
   if (cp <= -10000) return 'losing';
-  const pawns = (Math.abs(cp) / 100).toFixed(2);
-  if (cp > 0) return `+${pawns}`;
-  if (cp < 0) return `−${pawns}`;
-  return '0.00';
+  return signedPawns(cp, 2);
 }
 
 function formatRate(nps) {

@@ -1,5 +1,13 @@
 // Games and players in the words the lobby, the profiles and the archive share: a clock as
-// "10+5", a player as "alice 1500?", a rating change as "+23" or "−18", a date, a variant's title.
+// "10+5", a player as "alice 1500?", a rating change as "+23" or "−18", a date, a variant's title,
+// an engine's value in pawns.
+
+/** Centipawns as signed pawns with `digits` decimals: "+0.31", "−1.2", "0.00" (no sign for 0). */
+export function signedPawns(cp, digits) {
+  const value = (Math.abs(cp) / 100).toFixed(digits);
+  if (Number(value) === 0) return value;
+  return `${cp > 0 ? '+' : '−'}${value}`;
+}
 
 /** Minutes as players write them: ½, ¼, ¾, or the number. */
 function minutesWords(ms) {

@@ -2,6 +2,8 @@
 // squashed "winning chances" scale, a zero line, the marked moves as dots and the ply shown as a
 // marker; a click or tap picks a ply, hovering tells the ply and the seats' values.
 
+import { signedPawns } from './game-words.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** Scores are held within ±2000 centipawns by the server (docs/API.md, "Game review"). */
@@ -21,11 +23,7 @@ export function squash(cp) {
 }
 
 /** Centipawns as signed pawns: "+1.2", "−0.4", "0.0". */
-export function pawns(cp) {
-  const value = (cp / 100).toFixed(1);
-  if (value === '0.0' || value === '-0.0') return '0.0';
-  return cp > 0 ? `+${value}` : `−${value.slice(1)}`;
-}
+export const pawns = (cp) => signedPawns(cp, 1);
 
 function svgEl(tag, attrs = {}, text = null) {
   const e = document.createElementNS(SVG, tag);

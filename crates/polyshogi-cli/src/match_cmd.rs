@@ -181,7 +181,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         for _ in 0..args.jobs.max(1) {
             let sender = sender.clone();
             let (next, failed, lineups, contestants, start, args) = (&next, &failed, &lineups, &contestants, &start, &args);
-            std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn_scoped(scope, move || loop {
+            std::thread::Builder::new().stack_size(polyshogi_engine::SEARCH_STACK).spawn_scoped(scope, move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= games || failed.load(Ordering::Relaxed) {
                     break;

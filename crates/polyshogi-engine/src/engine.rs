@@ -42,6 +42,9 @@ impl EngineKind {
     }
 }
 
+/// The stack a thread needs to search: deep searches recurse with large frames.
+pub const SEARCH_STACK: usize = 64 * 1024 * 1024;
+
 pub struct Engine {
     pub kind: EngineKind,
     pub options: EngineOptions,

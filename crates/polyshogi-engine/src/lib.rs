@@ -12,7 +12,7 @@ pub mod time;
 pub mod tt;
 
 pub use choose::{EngineKind, Limits, SearchResult};
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, SEARCH_STACK};
 pub use eval::{Evaluate, Weights};
 pub use levels::Level;
 pub use search::Info;

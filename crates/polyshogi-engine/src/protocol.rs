@@ -20,14 +20,12 @@ use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Rules};
 
 use crate::choose::{EngineKind, Limits};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, SEARCH_STACK};
 use crate::eval::{Evaluate, Weights};
 use crate::levels::Level;
 use crate::search::Info;
 use crate::time::Clock;
 
-/// Stack for the search thread: deep searches recurse with large frames.
-const SEARCH_STACK: usize = 64 * 1024 * 1024;
 /// The `Engine` option's value for the variant's strongest engine (EngineKind::best_for), the
 /// default: an engine author's tool gets full strength without knowing our engines.
 const BEST: &str = "best";

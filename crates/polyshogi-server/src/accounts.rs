@@ -86,8 +86,7 @@ fn check_password(password: &str) -> Result<(), String> {
 }
 
 fn read_credentials(body: &[u8]) -> Result<Credentials, String> {
-    let value =
-        json::parse(body).map_err(|e| if e.is_data() { format!("body: {e}") } else { format!("body: not JSON ({e})") })?;
+    let value = json::parse_body(body)?;
     serde_json::from_value::<Credentials>(value).map_err(|_| "body: expected {\"name\": …, \"password\": …}".to_string())
 }
 

@@ -19,7 +19,7 @@ use polyshogi::mv::{Move, MoveList};
 use polyshogi::notation::move_text;
 use polyshogi::{with_game, Game, Rules};
 use polyshogi_engine::search::child;
-use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Info, Limits};
+use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Info, Limits, SEARCH_STACK};
 use tokio::sync::mpsc;
 use tokio::time::{interval_at, Instant as TokioInstant};
 use tracing::warn;
@@ -36,8 +36,6 @@ const MAX_LINES: usize = 5;
 const DEFAULT_LINES: usize = 3;
 /// The engine's table: analysis goes deep on one position.
 const HASH_MB: usize = 32;
-/// Stack for the search thread: deep searches recurse with large frames.
-const SEARCH_STACK: usize = 64 * 1024 * 1024;
 
 /// The analysis slots: how many run, server-wide and per client address.
 #[derive(Default)]

@@ -141,8 +141,7 @@ enum SeatRequest {
 
 /// A validated create-game body, or the message naming the bad field.
 fn parse_new_game(body: &[u8]) -> Result<NewGame, String> {
-    let value =
-        json::parse(body).map_err(|e| if e.is_data() { format!("body: {e}") } else { format!("body: not JSON ({e})") })?;
+    let value = json::parse_body(body)?;
     if !value.is_object() {
         return Err("body: expected a JSON object".into());
     }

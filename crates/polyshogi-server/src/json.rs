@@ -15,6 +15,11 @@ pub fn parse(text: &[u8]) -> Result<Value, serde_json::Error> {
     Ok(value)
 }
 
+/// Parses an HTTP request body, its error worded for the client: `body: …`.
+pub fn parse_body(body: &[u8]) -> Result<Value, String> {
+    parse(body).map_err(|e| if e.is_data() { format!("body: {e}") } else { format!("body: not JSON ({e})") })
+}
+
 /// A JSON value in which no object repeats a key.
 struct UniqueKeys(Value);
 

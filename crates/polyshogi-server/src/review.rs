@@ -16,7 +16,7 @@ use polyshogi::notation::move_text;
 use polyshogi::notation::play_text::{play_token, Played};
 use polyshogi::{with_game, Game};
 use polyshogi_engine::eval::terminal_values;
-use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Limits};
+use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Limits, SEARCH_STACK};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{error, info};
 
@@ -33,8 +33,6 @@ const QUEUE: usize = 20;
 const SCORE_CAP: i32 = 2_000;
 /// What a move's loss must reach to be marked, largest first.
 const MARKS: [(i32, &str); 3] = [(700, "blunder"), (300, "mistake"), (100, "inaccuracy")];
-/// Stack for the search thread: deep searches recurse with large frames.
-const SEARCH_STACK: usize = 64 * 1024 * 1024;
 
 /// The reviews asked for and not yet stored, and the queue of games to review.
 pub struct Reviews {
@@ -90,14 +88,16 @@ impl Reviews {
         };
         let review = Review { status: "done".into(), done: plies.len(), total: plies.len(), plies };
         let text = serde_json::to_string(&review).expect("a review is JSON");
+        // Stored, storage answers from now on; else the review stays here.
         match self.store.save_review(&game_id, now_ms(), &text).await {
-            Ok(()) => info!(game = %game_id, "reviewed"),
-            Err(e) => error!(game = %game_id, "could not store the review (it is shown until the server stops): {e}"),
-        }
-        self.pending.lock().expect("not poisoned").insert(game_id.clone(), review);
-        // Stored: storage answers from now on.
-        if self.store.review(&game_id).await.is_ok_and(|stored| stored.is_some()) {
-            self.pending.lock().expect("not poisoned").remove(&game_id);
+            Ok(()) => {
+                info!(game = %game_id, "reviewed");
+                self.pending.lock().expect("not poisoned").remove(&game_id);
+            }
+            Err(e) => {
+                error!(game = %game_id, "could not store the review (it is shown until the server stops): {e}");
+                self.pending.lock().expect("not poisoned").insert(game_id, review);
+            }
         }
     }
 

@@ -42,10 +42,7 @@ pub struct Studied {
 
 /// `POST /api/study/position`.
 pub async fn study_position(JsonBody(body): JsonBody) -> Response {
-    let studied = json::parse(&body)
-        .map_err(|e| if e.is_data() { format!("body: {e}") } else { format!("body: not JSON ({e})") })
-        .and_then(|value| request(&value))
-        .and_then(|(moves, cut)| play(&moves, cut));
+    let studied = json::parse_body(&body).and_then(|value| request(&value)).and_then(|(moves, cut)| play(&moves, cut));
     match studied {
         Ok(studied) => Json(view(studied)).into_response(),
         Err(message) => error_response(StatusCode::BAD_REQUEST, message),

@@ -41,7 +41,7 @@ impl BotWorker {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         // Deep searches recurse: the stack the match command gives its games.
-        std::thread::Builder::new().name("bots".into()).stack_size(64 * 1024 * 1024).spawn(move || {
+        std::thread::Builder::new().name("bots".into()).stack_size(polyshogi_engine::SEARCH_STACK).spawn(move || {
             let mut engines: ByPlayer<Option<Engine>> = ByPlayer::new(|_| None);
             for request in inbox {
                 flag.store(false, Ordering::Relaxed);
