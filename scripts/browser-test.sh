@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser tests of the web client (web/tests/*.test.mjs) against a real `polyshogi serve`:
-# installs Debian's Chromium, a Japanese font (for the kanji pieces) and playwright-core when missing, builds the server, starts it on
+# installs Debian's Chromium, Node and npm, a Japanese font (for the kanji pieces) and playwright-core when missing, builds the server, starts it on
 # a free port with a throwaway SQLite database, runs the tests, and stops the server.
 # Screenshots and downloaded records go to test-artifacts/ (gitignored).
 #
@@ -13,10 +13,12 @@ ROOT="$PWD"
 # Never let Playwright fetch a browser: Debian's chromium is the one used.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-# Chromium, and a font with the kanji of the kanji piece set: without one Chromium draws them as
+# Chromium, Node and npm, and a font with the kanji of the kanji piece set: without one Chromium draws them as
 # empty boxes (Debian's default fonts have no Japanese).
 PACKAGES=()
 if [[ ! -x /usr/bin/chromium ]]; then PACKAGES+=(chromium); fi
+# Node runs the tests (node --test) and npm fetches playwright-core.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
 if ! fc-list :lang=ja family 2>/dev/null | grep -q .; then PACKAGES+=(fonts-noto-cjk); fi
 if [[ ${#PACKAGES[@]} -gt 0 ]]; then
   echo "== installing ${PACKAGES[*]}"
