@@ -1,6 +1,7 @@
 //! `polyshogi bench`: perft speed on one core over a fixed list of positions of every variant
 //! (the total node count is the bench signature: it changes only when move generation changes),
-//! and with `--search`, the nodes per second of every search on the same positions.
+//! with `--search`, the nodes per second of every search on the same positions, and with
+//! `--playouts`, how many random games from the start one core plays in a second.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -8,8 +9,9 @@ use std::time::Instant;
 use polyshogi::notation::move_text;
 use polyshogi::notation::play_text::play_tokens;
 use polyshogi::perft::perft;
+use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Game, Rules};
+use polyshogi::{with_game, Game, MoveList, Outcome, Rules};
 use polyshogi_engine::{Engine, EngineKind, Evaluate, Limits};
 
 /// Positions as (variant, name, rule options, moves from the start). Sannin: the start, the
@@ -91,4 +93,68 @@ fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u3
     let started = Instant::now();
     let result = Engine::new(kind).think(game, &limits, &AtomicBool::new(false), &mut |_| {});
     (result.depth, result.nodes, started.elapsed().as_secs_f64())
+}
+
+/// A random game longer than this is cut short and counted apart: no variant's rules let one
+/// last so long (Sannin's ply cap is 3,000), but a bench must end whatever the rules become.
+const PLAYOUT_SAFETY_CAP: usize = 20_000;
+
+/// What the random games of one variant came to.
+#[derive(Default)]
+struct Playouts {
+    games: u64,
+    plies: u64,
+    decisive: u64,
+    cut_short: u64,
+}
+
+/// Random games from the start of every variant under its default rules, each variant for
+/// `seconds` (whole games only): games and moves per second on one core. Every move is chosen
+/// uniformly among the legal ones, repetition rules included; a proposed alliance is accepted
+/// or refused at random. The seed makes the games the same from run to run.
+pub fn run_playouts(seconds: f64, seed: u64) {
+    for variant in Variant::ALL {
+        let start = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
+        let mut rng = SplitMix::new(seed);
+        let mut total = Playouts::default();
+        let started = Instant::now();
+        while total.games == 0 || started.elapsed().as_secs_f64() < seconds {
+            let mut game = start.clone();
+            with_game!(&mut game, g => random_game(g, &mut rng, &mut total));
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        println!(
+            "{:<12} {:>7} playouts  {:>11} moves  {elapsed:>6.2} s  {:>9.0} playouts/s  {:>11.0} moves/s  {:>6.0} moves a game  {:>3.0} % won  {} cut short",
+            variant.name(),
+            total.games,
+            total.plies,
+            total.games as f64 / elapsed,
+            total.plies as f64 / elapsed,
+            total.plies as f64 / total.games as f64,
+            100.0 * total.decisive as f64 / total.games as f64,
+            total.cut_short,
+        );
+    }
+}
+
+fn random_game<P: Rules>(game: &mut Game<P>, rng: &mut SplitMix, total: &mut Playouts) {
+    let mut moves = MoveList::new();
+    let mut plies = 0;
+    while game.position().outcome().is_none() && plies < PLAYOUT_SAFETY_CAP {
+        if game.position().decision_pending() {
+            game.answer_pending(rng.below(2) == 0).expect("a decision is pending");
+            continue;
+        }
+        moves.clear();
+        game.legal_moves(&mut moves);
+        game.play_unchecked(moves[rng.below(moves.len())]);
+        plies += 1;
+    }
+    total.games += 1;
+    total.plies += plies as u64;
+    match game.position().outcome() {
+        Some(Outcome::Win { .. }) => total.decisive += 1,
+        Some(Outcome::Draw { .. }) => {}
+        None => total.cut_short += 1,
+    }
 }

@@ -107,8 +107,9 @@ enum Command {
     /// Drive a running server with concurrent games of random legal moves (and spectators);
     /// report accepted moves/s, latency percentiles, errors and the server's memory.
     Load(polyshogi_cli::load::LoadArgs),
-    /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list, or with
-    /// `--search` the nodes per second of every search on those positions.
+    /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list; with
+    /// `--search` the nodes per second of every search on those positions; with `--playouts`
+    /// random games from the start of every variant per second.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
         #[arg(long, default_value_t = 4)]
@@ -119,6 +120,15 @@ enum Command {
         /// With `--search`: thinking time per search and position, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         movetime: u64,
+        /// Play random games from the start of every variant instead: games and moves per second.
+        #[arg(long, conflicts_with = "search")]
+        playouts: bool,
+        /// With `--playouts`: seconds of random games per variant (whole games only).
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// With `--playouts`: the seed of the random moves (the same seed plays the same games).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 
@@ -204,6 +214,7 @@ fn run(command: Command) -> Result<()> {
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input, svg: None, .. } => records::show_command(&input)?,
         Command::Show { input, svg: Some(file), picture } => records::picture_command(&input, &file, &picture)?,
+        Command::Bench { playouts: true, seconds, seed, .. } => bench::run_playouts(seconds, seed),
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,

@@ -10,8 +10,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use polyshogi::variant::AnyGame;
 use polyshogi::notation::move_text;
+use polyshogi::variant::AnyGame;
 use polyshogi::with_game;
 use polyshogi_engine::{Level, Limits};
 use polyshogi_server::bots::Bot;
@@ -203,8 +203,9 @@ async fn play_careful_move(human: &mut Client, state: &Value) -> String {
     let game = AnyGame::from_position_text(state["position"].as_str().expect("a position"), &[] as &[&str])
         .expect("the state's position reads back");
     let limits = Limits { seed: moves(state).len() as u64, ..Limits::default() };
-    let chosen = with_game!(&game, g => Bot::Level(Level::Medium).choose(g, &limits).map(|m| move_text::canonical(g.position(), m)))
-        .expect("First has a move");
+    let chosen =
+        with_game!(&game, g => Bot::Level(Level::Medium).choose(g, &limits).map(|m| move_text::canonical(g.position(), m)))
+            .expect("First has a move");
     human.send(serde_json::json!({ "type": "move", "move": chosen })).await;
     chosen
 }
