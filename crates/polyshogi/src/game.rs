@@ -4,7 +4,7 @@
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
-use crate::rules::{IllegalMove, RepetitionRule, Rules};
+use crate::rules::{recurs, IllegalMove, RepetitionRule, Rules};
 
 /// An end of play that is not a move: a player who gives up or whose time runs out (both leave
 /// the game as a resignation does), or a draw the players agree.
@@ -110,16 +110,34 @@ impl<P: Rules> Game<P> {
                 }
             }
             RepetitionRule::Superko => {
-                let now = self.position.repetition_key();
-                let recurs = |m: &Move| {
-                    let key = self.position.key_after(*m);
-                    key == now || self.keys.contains(&key)
-                };
+                let recurring = |m: &Move| recurs(&self.position, *m, &self.keys);
                 // As above, a player with nothing but recurring moves must still act.
-                if out.iter().any(|m| !recurs(m)) {
-                    out.retain(|m| !recurs(m));
+                if out.iter().any(|m| !recurring(m)) {
+                    out.retain(|m| !recurring(m));
                 }
             }
+        }
+    }
+
+    /// How many actions `legal_moves` lists, counted without listing them where the rules
+    /// allow (perft's bulk counting).
+    pub fn legal_move_count(&self) -> usize {
+        match self.position.repetition_rule() {
+            RepetitionRule::Off | RepetitionRule::ThreefoldDraw => self.position.legal_move_count(),
+            RepetitionRule::InitiatorMustVary => {
+                // Only a position met before bans anything.
+                if self.keys.contains(&self.position.repetition_key()) {
+                    let mut moves = MoveList::new();
+                    self.legal_moves(&mut moves);
+                    moves.len()
+                } else {
+                    self.position.legal_move_count()
+                }
+            }
+            RepetitionRule::Superko => match self.position.fresh_move_count(&self.keys) {
+                (all, 0) => all,
+                (_, fresh) => fresh,
+            },
         }
     }
 

@@ -3,6 +3,7 @@
 
 use arrayvec::ArrayVec;
 
+use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::piece::Role;
 
@@ -102,6 +103,69 @@ impl Move {
 pub const MAX_MOVES: usize = 6144;
 
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Where move generation puts the legal moves it finds: a `MoveList`, or a `MoveCount` when
+/// only their number is wanted (perft's bulk counting). Both go through the same generator,
+/// so the count cannot disagree with the list on what is legal.
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+    /// The board moves from `from` to every cell of `targets`, promoting or not.
+    fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool);
+    /// The drops of `role` on every cell of `targets`.
+    fn push_drops(&mut self, role: Role, targets: CellSet);
+    /// How many moves came in.
+    fn count(&self) -> usize;
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+
+    #[inline]
+    fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool) {
+        for to in targets {
+            ArrayVec::push(self, Move::Normal { from, to, promote });
+        }
+    }
+
+    #[inline]
+    fn push_drops(&mut self, role: Role, targets: CellSet) {
+        for to in targets {
+            ArrayVec::push(self, Move::Drop { role, to });
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Counts the moves a generator finds without listing them.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct MoveCount(pub usize);
+
+impl MoveSink for MoveCount {
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_targets(&mut self, _: Cell, targets: CellSet, _: bool) {
+        self.0 += targets.count() as usize;
+    }
+
+    #[inline]
+    fn push_drops(&mut self, _: Role, targets: CellSet) {
+        self.0 += targets.count() as usize;
+    }
+
+    fn count(&self) -> usize {
+        self.0
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -11,11 +11,11 @@ pub fn perft<P: Rules>(game: &mut Game<P>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return game.legal_move_count() as u64;
+    }
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut total = 0;
     for &m in &moves {
         let before = game.position().clone();

@@ -71,6 +71,13 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Whether the legal move `m` leads back to the present position or to one whose key is in
+/// `earlier` (what super-ko forbids).
+pub fn recurs<P: Rules>(position: &P, m: Move, earlier: &[u64]) -> bool {
+    let key = position.key_after(m);
+    key == position.repetition_key() || earlier.contains(&key)
+}
+
 /// A playable position of some game.
 pub trait Rules: Clone + fmt::Debug {
     fn variant(&self) -> Variant;
@@ -91,6 +98,23 @@ pub trait Rules: Clone + fmt::Debug {
     fn legal_moves(&self, out: &mut MoveList);
     /// Plays a legal move and reports what it set off.
     fn play_unchecked(&mut self, m: Move) -> Events;
+
+    /// How many actions `legal_moves` lists (perft's bulk counting); a game whose generator
+    /// can count without listing does so.
+    fn legal_move_count(&self) -> usize {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    /// Super-ko's count: (every legal action, those leading to a position whose repetition key
+    /// is neither the present one nor in `earlier`).
+    fn fresh_move_count(&self, earlier: &[u64]) -> (usize, usize) {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        let fresh = moves.iter().filter(|&&m| !recurs(self, m, earlier)).count();
+        (moves.len(), fresh)
+    }
 
     /// Plays `m` if it is legal for the player to move, ignoring the history (`Game::play`
     /// applies the repetition rule); the position is unchanged otherwise.

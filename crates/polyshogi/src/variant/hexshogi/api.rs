@@ -38,6 +38,10 @@ impl Rules for HexShogiPosition {
         HexShogiPosition::legal_moves(self, out)
     }
 
+    fn legal_move_count(&self) -> usize {
+        HexShogiPosition::legal_move_count(self)
+    }
+
     fn play_unchecked(&mut self, m: Move) -> Events {
         HexShogiPosition::play_unchecked(self, m)
     }

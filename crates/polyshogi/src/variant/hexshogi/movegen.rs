@@ -9,7 +9,7 @@ use super::position::HexShogiPosition;
 use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{Move, MoveList};
+use crate::mv::{Move, MoveCount, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::{code_of, piece_of};
 use crate::player::Player;
@@ -36,6 +36,20 @@ impl HexShogiPosition {
         } else {
             self.generate_two(out);
         }
+    }
+
+    /// How many legal actions `legal_moves` would list, without listing them.
+    pub fn legal_move_count(&self) -> usize {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        let mut count = MoveCount::default();
+        if self.is_three_player() {
+            self.generate_three(&mut count);
+        } else {
+            self.generate_two(&mut count);
+        }
+        count.0
     }
 
     /// Whether the player to move has a legal move (three players always have one: at worst
@@ -77,7 +91,7 @@ impl HexShogiPosition {
         targets
     }
 
-    fn generate_two(&self, out: &mut MoveList) {
+    fn generate_two(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };
         let safety = self.king_safety(mover, king);
@@ -113,7 +127,7 @@ impl HexShogiPosition {
         }
     }
 
-    fn generate_three(&self, out: &mut MoveList) {
+    fn generate_three(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         if self.timed_out.contains(mover) {
             out.push(Move::Pass);
@@ -127,7 +141,7 @@ impl HexShogiPosition {
         self.push_drops(mover, self.tables.grid.all() - self.store.occupied(), out);
         // §2.7: a player with no legal move must pass (a player without pieces always does,
         // and so does one who ran out of time, above).
-        if out.is_empty() {
+        if out.count() == 0 {
             out.push(Move::Pass);
         }
     }
@@ -136,30 +150,28 @@ impl HexShogiPosition {
     /// §2.4 allows: optional promotion on a move from or into the zone, compulsory where the
     /// unpromoted piece could never move again.
     #[inline]
-    fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut MoveList) {
+    fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut impl MoveSink) {
         let piece = piece_of(code as u8).expect("an occupied cell");
         if piece.promoted || !can_ever_promote(piece.role) {
-            push_all(from, targets, false, out);
+            out.push_targets(from, targets, false);
             return;
         }
         let zone = self.tables.promotion_zone[piece.player];
         let promotable = if zone.contains(from) { targets } else { targets & zone };
         // Every dead cell lies inside the zone, so the forced promotion is always offered.
-        push_all(from, promotable, true, out);
-        push_all(from, targets - self.tables.dead_cells[piece.player][piece.role.index()], false, out);
+        out.push_targets(from, promotable, true);
+        out.push_targets(from, targets - self.tables.dead_cells[piece.player][piece.role.index()], false);
     }
 
     /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).
-    fn push_drops(&self, mover: Player, empty: CellSet, out: &mut MoveList) {
+    fn push_drops(&self, mover: Player, empty: CellSet, out: &mut impl MoveSink) {
         let hand = &self.store.hand(mover);
         if hand.is_empty() {
             return;
         }
         // Three players: a held king goes back on any empty cell, before any other drop.
         if hand.count(Role::King) > 0 {
-            for to in empty {
-                out.push(Move::Drop { role: Role::King, to });
-            }
+            out.push_drops(Role::King, empty);
             return;
         }
         let dead = &self.tables.dead_cells[mover];
@@ -171,9 +183,7 @@ impl HexShogiPosition {
             if role == Role::Pawn {
                 targets = targets - self.pawn_drop_bans(mover);
             }
-            for to in targets {
-                out.push(Move::Drop { role, to });
-            }
+            out.push_drops(role, targets);
         }
     }
 
@@ -243,13 +253,5 @@ impl HexShogiPosition {
             _ => CellSet::EMPTY,
         };
         KingSafety { checkers, evasion, pinned, pin_lines }
-    }
-}
-
-/// Pushes a move from `from` to every cell of `targets`.
-#[inline]
-fn push_all(from: Cell, targets: CellSet, promote: bool, out: &mut MoveList) {
-    for to in targets {
-        out.push(Move::Normal { from, to, promote });
     }
 }

@@ -27,6 +27,14 @@ impl Rules for SankakuPosition {
         SankakuPosition::legal_moves(self, out)
     }
 
+    fn legal_move_count(&self) -> usize {
+        SankakuPosition::legal_move_count(self)
+    }
+
+    fn fresh_move_count(&self, earlier: &[u64]) -> (usize, usize) {
+        SankakuPosition::fresh_move_count(self, earlier)
+    }
+
     fn play_unchecked(&mut self, m: Move) -> Events {
         SankakuPosition::play_unchecked(self, m)
     }

@@ -17,3 +17,47 @@ pub(super) const WHITE_TO_MOVE: u64 = zobrist::feature(BASE + 0xffff);
 pub(super) fn piece_key(code: Code, cell: usize) -> u64 {
     PIECE_KEYS[code as usize][cell]
 }
+
+/// Slots of the table that finds a piece key's cell (a power of two, over twice the keys).
+const LOOKUP_SLOTS: usize = 1024;
+
+/// Every piece key by value, open addressing on its low bits: (key, cell + 1), 0 for empty.
+static CELL_OF_KEY: [(u64, u8); LOOKUP_SLOTS] = cell_lookup();
+
+const fn cell_lookup() -> [(u64, u8); LOOKUP_SLOTS] {
+    let mut slots = [(0u64, 0u8); LOOKUP_SLOTS];
+    let mut code = 1;
+    while code < CODES {
+        let mut cell = 0;
+        while cell < TRI_CELLS {
+            let key = PIECE_KEYS[code][cell];
+            let mut slot = key as usize % LOOKUP_SLOTS;
+            while slots[slot].1 != 0 {
+                slot = (slot + 1) % LOOKUP_SLOTS;
+            }
+            slots[slot] = (key, cell as u8 + 1);
+            cell += 1;
+        }
+        code += 1;
+    }
+    slots
+}
+
+/// The cell on which a piece of `code` has the key `key`, if any: what turns "which move
+/// would reach this earlier position" into one look-up.
+#[inline]
+pub(super) fn cell_with_key(code: Code, key: u64) -> Option<usize> {
+    let mut slot = key as usize % LOOKUP_SLOTS;
+    loop {
+        let (stored, cell) = CELL_OF_KEY[slot];
+        if cell == 0 {
+            return None;
+        }
+        if stored == key {
+            let cell = cell as usize - 1;
+            // Keys are distinct across codes too; the check keeps a collision harmless.
+            return (PIECE_KEYS[code as usize][cell] == key).then_some(cell);
+        }
+        slot = (slot + 1) % LOOKUP_SLOTS;
+    }
+}

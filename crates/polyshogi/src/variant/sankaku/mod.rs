@@ -3,6 +3,7 @@
 //! irreducible rules — relay, run-down, the defended Emperor — are code (`movegen`, `play`).
 
 mod api;
+mod fresh;
 mod key;
 mod movegen;
 mod play;

@@ -6,12 +6,23 @@ use super::position::SankakuPosition;
 use super::tables::SankakuRole;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, TriDirection};
-use crate::mv::{Move, MoveList};
+use crate::mv::{Move, MoveCount, MoveList, MoveSink};
 
 impl SankakuPosition {
     /// Every legal move of the player to move, ignoring the history.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
+        self.generate(out);
+    }
+
+    /// How many legal moves `legal_moves` would list, without listing them.
+    pub fn legal_move_count(&self) -> usize {
+        let mut count = MoveCount::default();
+        self.generate(&mut count);
+        count.0
+    }
+
+    pub(super) fn generate(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
@@ -27,7 +38,7 @@ impl SankakuPosition {
         let soldier_prey = enemy - self.role_cells(SankakuRole::Chariot);
         let step_to = if self.rules.soldier_step_captures { empty | soldier_prey } else { empty };
         for from in own & self.role_cells(SankakuRole::Soldier) {
-            push_all(out, from, grid.sides(from) & step_to);
+            out.push_targets(from, grid.sides(from) & step_to, false);
             for s in grid.second_orthogonals(from) {
                 if soldier_prey.contains(s.target) && !self.occupied.contains(s.via) {
                     out.push(Move::Normal { from, to: s.target, promote: false });
@@ -36,7 +47,7 @@ impl SankakuPosition {
         }
 
         for from in own & self.role_cells(SankakuRole::Cavalry) {
-            push_all(out, from, self.cavalry_reach(from, own, open));
+            out.push_targets(from, self.cavalry_reach(from, own, open), false);
         }
 
         for from in own & self.role_cells(SankakuRole::Chariot) {
@@ -44,7 +55,7 @@ impl SankakuPosition {
         }
 
         for from in own & self.role_cells(SankakuRole::General) {
-            push_all(out, from, grid.adjacent(from) & open);
+            out.push_targets(from, grid.adjacent(from) & open, false);
         }
 
         // The Emperor jumps anywhere not holding a friend, but may not take a defended Emperor.
@@ -55,7 +66,7 @@ impl SankakuPosition {
                     targets.remove(target);
                 }
             }
-            push_all(out, from, targets);
+            out.push_targets(from, targets, false);
         }
     }
 
@@ -79,11 +90,11 @@ impl SankakuPosition {
     /// going on to a later empty cell or to the next enemy, which ends it (any number of
     /// Soldiers under `chariot_run_down_multiple`).
     #[inline]
-    fn push_chariot_moves(&self, from: Cell, enemy: CellSet, out: &mut MoveList) {
+    fn push_chariot_moves(&self, from: Cell, enemy: CellSet, out: &mut impl MoveSink) {
         let grid = self.grid;
         let multiple = self.rules.chariot_run_down_multiple;
         // Each side neighbour starts two rays: move there once, then follow both rays on.
-        push_all(out, from, grid.sides(from) & (enemy | (grid.all() - self.occupied)));
+        out.push_targets(from, grid.sides(from) & (enemy | (grid.all() - self.occupied)), false);
         let soldiers = enemy & self.role_cells(SankakuRole::Soldier);
         for dir in TriDirection::ALL {
             let Some((&first, beyond)) = grid.ray(from, dir).split_first() else { continue };
@@ -185,12 +196,5 @@ impl SankakuPosition {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         !moves.is_empty()
-    }
-}
-
-#[inline]
-fn push_all(out: &mut MoveList, from: Cell, targets: CellSet) {
-    for to in targets {
-        out.push(Move::Normal { from, to, promote: false });
     }
 }
