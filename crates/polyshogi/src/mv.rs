@@ -113,6 +113,9 @@ pub trait MoveSink {
     fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool);
     /// The drops of `role` on every cell of `targets`.
     fn push_drops(&mut self, role: Role, targets: CellSet);
+    /// The board moves from `from` to the cells of `plain` without promotion and to those of
+    /// `promoted` with it; a list holds them cell by cell, the promotion first.
+    fn push_split(&mut self, from: Cell, plain: CellSet, promoted: CellSet);
     /// How many moves came in.
     fn count(&self) -> usize;
 }
@@ -134,6 +137,18 @@ impl MoveSink for MoveList {
     fn push_drops(&mut self, role: Role, targets: CellSet) {
         for to in targets {
             ArrayVec::push(self, Move::Drop { role, to });
+        }
+    }
+
+    #[inline]
+    fn push_split(&mut self, from: Cell, plain: CellSet, promoted: CellSet) {
+        for to in plain | promoted {
+            if promoted.contains(to) {
+                ArrayVec::push(self, Move::Normal { from, to, promote: true });
+            }
+            if plain.contains(to) {
+                ArrayVec::push(self, Move::Normal { from, to, promote: false });
+            }
         }
     }
 
@@ -160,6 +175,11 @@ impl MoveSink for MoveCount {
     #[inline]
     fn push_drops(&mut self, _: Role, targets: CellSet) {
         self.0 += targets.count() as usize;
+    }
+
+    #[inline]
+    fn push_split(&mut self, _: Cell, plain: CellSet, promoted: CellSet) {
+        self.0 += (plain.count() + promoted.count()) as usize;
     }
 
     fn count(&self) -> usize {

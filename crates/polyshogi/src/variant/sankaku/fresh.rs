@@ -67,6 +67,10 @@ impl MoveSink for FreshCount<'_> {
         unreachable!("Sankaku has no drops")
     }
 
+    fn push_split(&mut self, _: Cell, _: CellSet, _: CellSet) {
+        unreachable!("Sankaku has no choice of promotion")
+    }
+
     fn count(&self) -> usize {
         self.all
     }

@@ -29,6 +29,10 @@ impl Rules for SanninPosition {
         SanninPosition::legal_moves(self, out)
     }
 
+    fn legal_move_count(&self) -> usize {
+        SanninPosition::legal_move_count(self)
+    }
+
     fn play_unchecked(&mut self, m: Move) -> Events {
         SanninPosition::play_unchecked(self, m)
     }

@@ -10,7 +10,7 @@ use super::rules::{AlliedPromotion, DeadCellRule, Illumination, Stalemate};
 use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{HourSet, Move, MoveList};
+use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
@@ -56,6 +56,19 @@ impl SanninPosition {
         }
     }
 
+    /// How many legal actions `legal_moves` would list. Counted without listing unless a rule
+    /// takes moves out of the list afterwards (the compulsory-alliance check, mate parries).
+    pub fn legal_move_count(&self) -> usize {
+        if self.rules.must_parry_mate_threat || self.alliance_possible() {
+            let mut moves = MoveList::new();
+            self.legal_moves(&mut moves);
+            return moves.len();
+        }
+        let mut count = MoveCount::default();
+        self.generate_unfiltered(self.to_move, &mut count, 0);
+        count.0
+    }
+
     /// Whether `player`, if it were his turn now, would have a legal action.
     pub(super) fn has_legal_action(&self, player: Player, depth: u8) -> bool {
         if self.outcome.is_some() || !self.active.contains(player) {
@@ -75,20 +88,36 @@ impl SanninPosition {
 
     /// Appends the legal actions of `mover` as if it were his turn.
     pub(super) fn generate_for(&self, mover: Player, out: &mut MoveList, depth: u8) {
+        let first_new = out.len();
+        self.generate_unfiltered(mover, out, depth);
+        if depth == 0 && self.alliance_possible() {
+            self.drop_moves_forming_alliance_with_checked_player(mover, out, first_new);
+            if out.len() == first_new {
+                self.push_pass_if_stalemated(mover, out);
+            }
+        }
+    }
+
+    /// The legal actions of `mover` but for the compulsory-alliance check of
+    /// `drop_moves_forming_alliance_with_checked_player`, the forced pass included.
+    fn generate_unfiltered(&self, mover: Player, out: &mut impl MoveSink, depth: u8) {
         if self.outcome.is_some() || self.proposal.is_some() || !self.active.contains(mover) {
             return;
         }
         let Some(king) = self.kings[mover] else { return };
-        let first_new = out.len();
+        let first_new = out.count();
         let safety = self.king_safety(mover, king);
         self.generate_board_moves(mover, &safety, out, depth);
         self.generate_king_moves(mover, &safety, out, depth);
         self.generate_drops(mover, &safety, out, depth);
         self.generate_illuminations(mover, &safety, out, depth);
-        if depth == 0 && self.alliance_possible() {
-            self.drop_moves_forming_alliance_with_checked_player(mover, out, first_new);
+        if out.count() == first_new {
+            self.push_pass_if_stalemated(mover, out);
         }
-        if out.len() == first_new && self.rules.stalemate == Stalemate::Pass && !self.in_check(mover) {
+    }
+
+    fn push_pass_if_stalemated(&self, mover: Player, out: &mut impl MoveSink) {
+        if self.rules.stalemate == Stalemate::Pass && !self.in_check(mover) {
             out.push(Move::Pass);
         }
     }
@@ -225,7 +254,7 @@ impl SanninPosition {
         })
     }
 
-    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let tables = self.tables;
         let grid = tables.grid;
         let forbidden = self.forbidden_targets(mover);
@@ -241,13 +270,19 @@ impl SanninPosition {
                 targets &= line.unwrap_or(CellSet::EMPTY);
             }
             let piece = self.piece_at(from).expect("own piece");
+            if safety.ally_king.is_none() {
+                // Nothing more to test: the moves go in by sets.
+                let (plain, promoted) = self.promotion_sets(mover, from, targets, piece);
+                out.push_split(from, plain, promoted);
+                continue;
+            }
             for to in targets {
                 self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
             }
         }
     }
 
-    fn generate_king_moves(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+    fn generate_king_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let tables = self.tables;
         let grid = tables.grid;
         let from = safety.king;
@@ -279,7 +314,7 @@ impl SanninPosition {
         }
     }
 
-    fn generate_drops(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+    fn generate_drops(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let hand = &self.store.hand(mover);
         if hand.is_empty() {
             return;
@@ -293,11 +328,16 @@ impl SanninPosition {
             if matches!(role, Role::Pawn | Role::Lance) {
                 targets = targets - self.tables.dead_cells[mover];
             }
+            let might_mate = role == Role::Pawn && self.rules.forbid_pawn_drop_mate;
+            if safety.ally_king.is_none() && !might_mate {
+                out.push_drops(role, targets);
+                continue;
+            }
             let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
             for to in targets {
                 let m = Move::Drop { role, to };
                 // A drop cannot expose the dropper's king; a pawn drop that checks may mate.
-                let legal = if role == Role::Pawn && self.rules.forbid_pawn_drop_mate {
+                let legal = if might_mate {
                     let attacked = self.tables.step_targets[pawn_code][to.usize()];
                     let gives_check = mover.others3().iter().any(|&p| self.kings[p].is_some_and(|k| attacked.contains(k)));
                     if gives_check {
@@ -318,7 +358,7 @@ impl SanninPosition {
     /// §1.11: a promoted king may, instead of moving, remove the first piece on any of its
     /// rays that belongs to another player, is not a king and is attacked by neither other
     /// player (protection judged before the action).
-    fn generate_illuminations(&self, mover: Player, safety: &KingSafety, out: &mut MoveList, depth: u8) {
+    fn generate_illuminations(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let king = safety.king;
         if !self.piece_at(king).is_some_and(|k| k.promoted) || !self.illumination_ready[mover] {
             return;
@@ -431,7 +471,7 @@ impl SanninPosition {
         from: Cell,
         to: Cell,
         piece: Piece,
-        out: &mut MoveList,
+        out: &mut impl MoveSink,
         legal: impl Fn(Move) -> bool,
     ) {
         let mut push = |promote: bool| {
@@ -446,6 +486,50 @@ impl SanninPosition {
         }
         if plain {
             push(false);
+        }
+    }
+
+    /// `promotion_choices` for every cell of `targets` at once: (the cells reached without
+    /// promotion, those reached with it).
+    fn promotion_sets(&self, mover: Player, from: Cell, targets: CellSet, piece: Piece) -> (CellSet, CellSet) {
+        if piece.promoted || !can_ever_promote(piece.role) {
+            return (targets, CellSet::EMPTY);
+        }
+        let tables = self.tables;
+        let rules = &self.rules;
+        if piece.role == Role::King && !rules.king_zone_promotion {
+            return (targets, CellSet::EMPTY);
+        }
+        let dead =
+            if matches!(piece.role, Role::Pawn | Role::Lance) { targets & tables.dead_cells[mover] } else { CellSet::EMPTY };
+        let stuck_allowed = rules.dead_cell_rule == DeadCellRule::AllowStuck;
+        let forced_in_ally_territory = rules.allied_promotion == AlliedPromotion::ForcedInAllyTerritory;
+        if let Some(ally) = self.ally_of(mover).filter(|_| forced_in_ally_territory) {
+            let territory = tables.territory[ally];
+            let promoting = if territory.contains(from) { targets } else { targets & territory };
+            let rest = targets - promoting;
+            return (if stuck_allowed { rest } else { rest - dead }, promoting);
+        }
+        let zone = tables.promotion_zone[mover];
+        let qualifying = if piece.role == Role::King {
+            if zone.contains(from) {
+                targets
+            } else {
+                targets & zone
+            }
+        } else if zone.contains(from) || from == tables.garden {
+            targets
+        } else {
+            // Moving into or out of the Garden qualifies; passing over it does not.
+            targets & zone.with(tables.garden)
+        };
+        if !self.may_promote(mover) {
+            return (if stuck_allowed { targets } else { targets - dead }, CellSet::EMPTY);
+        }
+        match rules.dead_cell_rule {
+            DeadCellRule::ForcePromote => (targets - dead, qualifying | dead),
+            DeadCellRule::Illegal => (targets - dead, qualifying),
+            DeadCellRule::AllowStuck => (targets, qualifying),
         }
     }
 
