@@ -40,8 +40,18 @@ impl HourSet {
         self.0.count_ones()
     }
 
+    /// The hours of the set, in clock order.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Hour> {
-        Hour::ALL.into_iter().filter(move |&h| self.contains(h))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let hour = Hour::new(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+            Some(hour)
+        })
     }
 }
 

@@ -129,11 +129,13 @@ impl SanninPosition {
     fn drop_moves_forming_alliance_with_checked_player(&self, mover: Player, out: &mut MoveList, first_new: usize) {
         let grid = self.tables.grid;
         let mut near_kings = CellSet::EMPTY;
+        let mut standing_check = false;
         for p in mover.others3() {
             if let Some(k) = self.kings[p] {
                 if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) {
                     // A check that already stands survives most moves: test every move.
                     near_kings = grid.all();
+                    standing_check = true;
                     break;
                 }
                 for hour in Hour::ALL {
@@ -151,7 +153,7 @@ impl SanninPosition {
                 Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
                 Move::Pass => CellSet::EMPTY,
             };
-            if (touched & near_kings).is_empty() || !self.forms_alliance_with_checked_player(m, mover) {
+            if (touched & near_kings).is_empty() || !self.forms_alliance_with_checked_player(m, mover, standing_check) {
                 index += 1;
             } else {
                 out.remove(index);
@@ -159,19 +161,18 @@ impl SanninPosition {
         }
     }
 
-    fn forms_alliance_with_checked_player(&self, m: Move, mover: Player) -> bool {
-        let mut after = self.clone();
-        after.apply_pieces(m, mover);
-        let checked: ArrayVec<Player, 2> = mover
-            .others3()
-            .into_iter()
-            .filter(|&p| {
-                after.kings[p].is_some_and(|k| after.is_attacked(k, after.store.pieces_of(mover), after.store.occupied()))
-            })
-            .collect();
+    /// `standing_check`: whether `mover` attacks another player's king already.
+    fn forms_alliance_with_checked_player(&self, m: Move, mover: Player, standing_check: bool) -> bool {
+        // Kings never move but by their owner's move, so the checks are read off this position.
+        let gives_check =
+            |king| if standing_check { self.attacks_after(m, mover, king) } else { self.gives_new_check(m, mover, king) };
+        let checked: ArrayVec<Player, 2> =
+            mover.others3().into_iter().filter(|&p| self.kings[p].is_some_and(gives_check)).collect();
         if checked.is_empty() {
             return false;
         }
+        let mut after = self.clone();
+        after.apply_pieces(m, mover);
         self.detect_alliance(&after, m, mover, 1).is_some_and(|formation| checked.iter().any(|&p| formation.allies.contains(p)))
     }
 
@@ -456,11 +457,41 @@ impl SanninPosition {
         }
     }
 
-    /// Whether a piece of square code `code` standing on `from` attacks `target`.
+    /// `attacks_after` for a `king` that no piece of `mover` attacks now: then only the moved
+    /// or dropped piece, or a line opened by leaving `from`, can attack it after `m`.
+    fn gives_new_check(&self, m: Move, mover: Player, king: Cell) -> bool {
+        match m {
+            Move::Normal { from, to, promote } => {
+                let occupied = self.store.occupied().without(from).with(to);
+                let code = self.store.code(from) + promote as u8;
+                if self.piece_attacks(code as usize, to, king, occupied) {
+                    return true;
+                }
+                let grid = self.tables.grid;
+                let own = self.store.pieces_of(mover).without(from);
+                Hour::ALL
+                    .into_iter()
+                    .find(|&hour| grid.ray(king, hour).contains(from))
+                    .is_some_and(|hour| self.attacker_on_ray(king, hour, own, occupied).is_some())
+            }
+            Move::Drop { role, to } => {
+                let code = code_of(Piece { player: mover, role, promoted: false }) as usize;
+                self.piece_attacks(code, to, king, self.store.occupied().with(to))
+            }
+            Move::Illuminate { .. } | Move::Pass => self.attacks_after(m, mover, king),
+        }
+    }
+
+    /// Whether a piece of square code `code` standing on `from` attacks `target`: by a step or
+    /// leap, or along the one ray joining them if it ranges that way and nothing stands between.
     fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
         let tables = self.tables;
+        let grid = tables.grid;
         tables.step_targets[code][from.usize()].contains(target)
-            || tables.range_hours[code].iter().any(|hour| tables.grid.ray_reach(from, hour, occupied).contains(target))
+            || tables.range_hours[code].iter().any(|hour| {
+                let ray = grid.ray(from, hour);
+                ray.contains(target) && ((ray - grid.ray(target, hour).with(target)) & occupied).is_empty()
+            })
     }
 
     /// Pushes the move from `from` to `to`, promoted and/or not as §1.8 allows, keeping each

@@ -393,7 +393,7 @@ impl SanninPosition {
     /// inlined: it is the inner loop of every attack test, and left to itself the compiler
     /// sometimes keeps it out of line, which costs the move generator about a tenth.
     #[inline(always)]
-    fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
+    pub(super) fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
         let grid = self.tables.grid;
         if (grid.ray(target, hour) & attackers).is_empty() {
             return None;
