@@ -74,6 +74,11 @@ pub struct MatchArgs {
     /// Transposition table per engine, in MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search threads per engine, one number for all or one per engine in `--engines` order
+    /// (alpha-beta, paranoid and BRS search in parallel; the others use one). An engine with
+    /// more than one thread is named with its count: `alphabeta-t2`.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub threads: Vec<usize>,
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
@@ -111,26 +116,33 @@ struct Contestant {
     kind: EngineKind,
     level: Option<Level>,
     variant: Variant,
+    threads: usize,
 }
 
 impl Contestant {
-    fn parse(name: &str, variant: Variant) -> Result<Contestant> {
+    fn parse(name: &str, variant: Variant, threads: usize) -> Result<Contestant> {
         if let Some(kind) = EngineKind::from_name(name) {
-            return Ok(Contestant { kind, level: None, variant });
+            return Ok(Contestant { kind, level: None, variant, threads });
         }
         if let Some(level) = Level::from_name(name) {
-            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant });
+            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant, threads });
         }
         let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
         bail!("unknown engine `{name}` (engines: {}; levels: {})", engines.join(", "), levels.join(", "))
     }
 
-    fn name(&self) -> &'static str {
-        self.level.map_or(self.kind.name(), Level::name)
+    fn name(&self) -> String {
+        let name = self.level.map_or(self.kind.name(), Level::name);
+        if self.threads > 1 {
+            format!("{name}-t{}", self.threads)
+        } else {
+            name.to_string()
+        }
     }
 
     fn engine(&self, options: EngineOptions) -> Engine {
+        let options = EngineOptions { threads: self.threads, ..options };
         let options = match self.level {
             Some(level) => level.options(self.variant, options),
             None => options,
@@ -150,8 +162,24 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let seats = start.position().seats().len();
-    let contestants: Vec<Contestant> =
-        args.engines.iter().map(|name| Contestant::parse(name.trim(), variant)).collect::<Result<_>>()?;
+    let threads = match args.threads[..] {
+        [all] => vec![all; args.engines.len()],
+        _ if args.threads.len() == args.engines.len() => args.threads.clone(),
+        _ => bail!(
+            "--threads takes one number, or one per engine ({} engines, {} numbers)",
+            args.engines.len(),
+            args.threads.len()
+        ),
+    };
+    if let Some(&bad) = threads.iter().find(|&&t| !(1..=polyshogi_engine::protocol::MAX_THREADS).contains(&t)) {
+        bail!("--threads {bad} is out of range (1..{})", polyshogi_engine::protocol::MAX_THREADS);
+    }
+    let contestants: Vec<Contestant> = args
+        .engines
+        .iter()
+        .zip(threads)
+        .map(|(name, threads)| Contestant::parse(name.trim(), variant, threads))
+        .collect::<Result<_>>()?;
     if contestants.len() < 2 {
         bail!("a match needs at least two engines");
     }
@@ -553,7 +581,9 @@ fn results_table(
         plies as f64 / results.len().max(1) as f64,
         elapsed.as_secs_f64()
     );
-    let _ = write!(text, "{:<10} {:>5} {:>7} {:>6} {:>4} {:>4} {:>4}", "engine", "games", "points", "score", "W", "D", "L");
+    // The name column fits the longest name (`alphabeta-t2`).
+    let width = contestants.iter().map(|c| c.name().len()).max().unwrap_or(0).max(10);
+    let _ = write!(text, "{:<width$} {:>5} {:>7} {:>6} {:>4} {:>4} {:>4}", "engine", "games", "points", "score", "W", "D", "L");
     for name in seat_names {
         let _ = write!(text, " {:>8}", format!("{name}%"));
     }
@@ -562,7 +592,7 @@ fn results_table(
         let pct = 100.0 * t.points / t.games.max(1) as f64;
         let _ = write!(
             text,
-            "{:<10} {:>5} {:>7.1} {:>5.1}% {:>4} {:>4} {:>4}",
+            "{:<width$} {:>5} {:>7.1} {:>5.1}% {:>4} {:>4} {:>4}",
             contestant.name(),
             t.games,
             t.points,

@@ -2,7 +2,7 @@
 //! between moves of a game, and answers `think` synchronously: callers run it on a thread of
 //! their own (never an async executor) and end it early through the stop flag.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use polyshogi::Game;
 
@@ -13,6 +13,7 @@ use crate::search::maxn::MaxN;
 use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
+use polyshogi::rules::RepetitionRule;
 
 /// Settings of an engine besides its kind.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -25,11 +26,14 @@ pub struct EngineOptions {
     /// Lines reported per iteration (`MultiPV`): the best moves of the root, best first.
     /// Only the best line decides the move; more lines cost search time, so bots keep 1.
     pub multipv: usize,
+    /// Search threads (`Threads`). Alpha-beta, paranoid and BRS search in parallel over one
+    /// shared table (Lazy SMP); max^n and MCTS use one thread whatever this says.
+    pub threads: usize,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { hash_mb: 16, weights: Weights::default(), noise_cp: 0, multipv: 1 }
+        EngineOptions { hash_mb: 16, weights: Weights::default(), noise_cp: 0, multipv: 1, threads: 1 }
     }
 }
 
@@ -105,7 +109,7 @@ impl Engine {
         tt.new_search();
         self.heuristics.new_search();
         let reps = game_keys(game);
-        let tt = self.tt.as_mut().expect("made above");
+        let tt = self.tt.as_ref().expect("made above");
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);
         let control = Control::new(stop, budget, limits.nodes);
@@ -140,12 +144,83 @@ impl Engine {
             }
             kind => {
                 let mode = if kind == EngineKind::Brs { Mode::Brs } else { Mode::Paranoid };
-                let outcome = AlphaBeta::new(&mut ctx, game.position(), mode).search(game, max_depth, &mut relay);
+                let helpers = self.options.threads.max(1) - 1;
+                let reps = ctx.reps.clone();
+                let setup = HelperSetup {
+                    weights: &self.options.weights,
+                    tt,
+                    mode,
+                    reps: &reps,
+                    rule: ctx.rule,
+                    noise: ctx.noise,
+                    seed: ctx.seed,
+                };
+                let (outcome, helper_nodes) = with_helpers(
+                    helpers,
+                    |index, stop| setup.search(game, index, stop),
+                    || AlphaBeta::new(&mut ctx, game.position(), mode).search(game, max_depth, &mut relay),
+                );
+                ctx.control.nodes += helper_nodes;
                 (outcome.best, outcome.depth, outcome.pv)
             }
         };
         let scores = last_scores.unwrap_or_else(|| vec![0; seats.len()]);
         let nodes = ctx.control.nodes;
         SearchResult { best, depth, nodes, scores, pv }
+    }
+}
+
+/// Runs `main` on this thread and `helpers` helper searches beside it; once `main` returns,
+/// the helpers are told to stop. Returns `main`'s result and the helpers' nodes.
+fn with_helpers<T>(helpers: usize, helper: impl Fn(usize, &AtomicBool) -> u64 + Sync, main: impl FnOnce() -> T) -> (T, u64) {
+    if helpers == 0 {
+        return (main(), 0);
+    }
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..=helpers)
+            .map(|index| {
+                let (helper, stop) = (&helper, &stop);
+                std::thread::Builder::new()
+                    .name(format!("search helper {index}"))
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, move || helper(index, stop))
+                    .expect("a search thread starts")
+            })
+            .collect();
+        let result = main();
+        stop.store(true, Ordering::Relaxed);
+        // A helper that panicked counts no nodes; the main search's move stands.
+        let nodes = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (result, nodes)
+    })
+}
+
+/// What a Lazy SMP helper takes from the main search: everything but the heuristics, which
+/// each thread keeps its own, and the limits (a helper runs until told to stop).
+struct HelperSetup<'a> {
+    weights: &'a Weights,
+    tt: &'a TranspositionTable,
+    mode: Mode,
+    reps: &'a [u64],
+    rule: RepetitionRule,
+    noise: i32,
+    seed: u64,
+}
+
+impl HelperSetup<'_> {
+    /// Helper `index` searches the root until `stop`, sharing only the table; odd helpers
+    /// start one iteration deeper, so that the threads are not all at one depth. Returns the
+    /// nodes it searched.
+    fn search<P: Evaluate>(&self, game: &Game<P>, index: usize, stop: &AtomicBool) -> u64 {
+        let mut heuristics = Heuristics::default();
+        let mut ctx = Ctx::new(self.weights, self.tt, &mut heuristics, Control::new(stop, Budget::default(), None));
+        ctx.reps = self.reps.to_vec();
+        ctx.rule = self.rule;
+        ctx.noise = self.noise;
+        ctx.seed = self.seed ^ index as u64;
+        let first_depth = 1 + (index % 2) as u32;
+        AlphaBeta::new(&mut ctx, game.position(), self.mode).search_from(game, first_depth, Engine::MAX_DEPTH, &mut |_| {});
+        ctx.control.nodes
     }
 }

@@ -31,6 +31,8 @@ use crate::time::Clock;
 const BEST: &str = "best";
 /// The most lines `MultiPV` asks for: each costs a search of the root's remaining moves.
 pub const MAX_MULTIPV: usize = 10;
+/// The most search threads `Threads` asks for.
+pub const MAX_THREADS: usize = 64;
 
 /// The engine's state between commands.
 struct Session {
@@ -44,6 +46,8 @@ struct Session {
     seed: u64,
     /// Lines per `info` report of a searching engine (`MultiPV`).
     multipv: usize,
+    /// Search threads (`Threads`).
+    threads: usize,
     game: AnyGame,
     /// The searching engine, kept between moves of a game (its tables carry over).
     searcher: Option<Engine>,
@@ -61,6 +65,7 @@ impl Session {
             weights: Weights::default(),
             seed: 0,
             multipv: 1,
+            threads: 1,
             game: AnyGame::new::<String>(variant, &[]).expect("the default variant starts"),
             searcher: None,
         }
@@ -78,7 +83,13 @@ impl Session {
     /// The searching engine for the next `go`, made afresh when its settings changed.
     fn take_searcher(&mut self) -> Engine {
         let kind = self.kind();
-        let mut options = EngineOptions { hash_mb: self.hash_mb, weights: self.weights, noise_cp: 0, multipv: self.multipv };
+        let mut options = EngineOptions {
+            hash_mb: self.hash_mb,
+            weights: self.weights,
+            noise_cp: 0,
+            multipv: self.multipv,
+            threads: self.threads,
+        };
         if let Some(level) = self.level {
             options = level.options(self.variant, options);
         }
@@ -209,6 +220,7 @@ fn usi_reply() -> Vec<String> {
         format!("option name Hash type spin default {} min 1 max 4096", EngineOptions::default().hash_mb),
         "option name Weight type string default <empty>".to_string(),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         "usiok".to_string(),
     ]
 }
@@ -261,6 +273,13 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             }
             session.multipv = lines;
         }
+        "Threads" => {
+            let threads: usize = value.parse().map_err(|_| format!("`{value}` is not a number of threads"))?;
+            if !(1..=MAX_THREADS).contains(&threads) {
+                return Err(format!("Threads {threads} is out of range (1..{MAX_THREADS})"));
+            }
+            session.threads = threads;
+        }
         "Seed" => session.seed = value.parse().map_err(|_| format!("`{value}` is not a seed (a whole number)"))?,
         "Rule" => {
             let mut rules = session.rules.clone();
@@ -269,7 +288,9 @@ fn set_option(session: &mut Session, rest: &str) -> Result<(), String> {
             session.rules = rules;
             session.game = game;
         }
-        other => return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV)")),
+        other => {
+            return Err(format!("unknown option `{other}` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV, Threads)"))
+        }
     }
     Ok(())
 }

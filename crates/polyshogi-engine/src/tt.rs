@@ -1,6 +1,8 @@
 //! The transposition table: a fixed-size table of search results keyed by the position's
 //! Zobrist key (the rules library keeps it up to date move by move), two entries per bucket.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use polyshogi::mv::Move;
 
 use crate::eval::WIN_BOUND;
@@ -15,15 +17,50 @@ pub enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One entry in two words that every search thread reads and writes without a lock (Lazy
+/// SMP): `check` holds the key XOR the data, so an entry torn by two threads storing at once
+/// fails the key test and reads as empty.
+#[derive(Default)]
 struct Entry {
-    key: u64,
-    /// `Move::pack`, or 0 for none.
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The fields of an entry's data word, low bits first: `Move::pack` (32 bits, 0 for none),
+/// the score (16), the depth (8), and the flags (8): the bound in bits 0..2 (0 = empty) and
+/// the age in bits 2..8.
+#[derive(Clone, Copy, Default)]
+struct Data {
     mv: u32,
     score: i16,
     depth: i8,
-    /// Bound in bits 0..2 (0 = empty), age in bits 2..8.
     flags: u8,
+}
+
+impl Data {
+    fn pack(self) -> u64 {
+        self.mv as u64 | (self.score as u16 as u64) << 32 | (self.depth as u8 as u64) << 48 | (self.flags as u64) << 56
+    }
+
+    fn unpack(word: u64) -> Data {
+        Data { mv: word as u32, score: (word >> 32) as u16 as i16, depth: (word >> 48) as u8 as i8, flags: (word >> 56) as u8 }
+    }
+}
+
+impl Entry {
+    /// The key and data as stored (relaxed loads: a torn pair only fails the key test).
+    #[inline]
+    fn read(&self) -> (u64, Data) {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.check.load(Ordering::Relaxed) ^ data, Data::unpack(data))
+    }
+
+    #[inline]
+    fn write(&self, key: u64, data: Data) {
+        let word = data.pack();
+        self.data.store(word, Ordering::Relaxed);
+        self.check.store(key ^ word, Ordering::Relaxed);
+    }
 }
 
 /// A probe's answer.
@@ -35,6 +72,7 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+/// Shared by the threads of one search through `&`; only clearing and aging take `&mut`.
 pub struct TranspositionTable {
     buckets: Vec<[Entry; 2]>,
     age: u8,
@@ -45,7 +83,7 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bucket = std::mem::size_of::<[Entry; 2]>();
         let count = (megabytes * 1024 * 1024 / bucket).max(1);
-        TranspositionTable { buckets: vec![[Entry::default(); 2]; count], age: 0 }
+        TranspositionTable { buckets: (0..count).map(|_| Default::default()).collect(), age: 0 }
     }
 
     pub fn megabytes(&self) -> usize {
@@ -53,7 +91,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = [Entry::default(); 2]);
+        self.buckets.iter_mut().flatten().for_each(|e| *e = Entry::default());
         self.age = 0;
     }
 
@@ -70,7 +108,7 @@ impl TranspositionTable {
     /// The entry of `key`; mate scores are made relative to the root `ply` plies up.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let bucket = &self.buckets[self.index(key)];
-        let entry = bucket.iter().find(|e| e.key == key && e.flags & 3 != 0)?;
+        let entry = bucket.iter().map(Entry::read).find(|(k, e)| *k == key && e.flags & 3 != 0).map(|(_, e)| e)?;
         let bound = match entry.flags & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -80,42 +118,42 @@ impl TranspositionTable {
     }
 
     /// Stores a result, keeping the deeper or newer of two entries per bucket.
-    pub fn store(&mut self, key: u64, ply: usize, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, ply: usize, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let age = self.age;
-        let index = self.index(key);
-        let bucket = &mut self.buckets[index];
-        let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
+        let bucket = &self.buckets[self.index(key)];
+        let stored = [bucket[0].read(), bucket[1].read()];
+        let slot = if let Some(i) = stored.iter().position(|(k, _)| *k == key) {
             i
         } else {
             // Replace the entry of an older search first, else the shallower one.
-            let value = |e: &Entry| -> i32 {
+            let value = |e: &Data| -> i32 {
                 if e.flags >> 2 != age {
                     -1000
                 } else {
                     e.depth as i32
                 }
             };
-            if value(&bucket[0]) <= value(&bucket[1]) {
+            if value(&stored[0].1) <= value(&stored[1].1) {
                 0
             } else {
                 1
             }
         };
-        let old = bucket[slot];
+        let (old_key, old) = stored[slot];
         // Keep a known move when the new result has none.
-        let mv = mv.map(Move::pack).unwrap_or(if old.key == key { old.mv } else { 0 });
+        let mv = mv.map(Move::pack).unwrap_or(if old_key == key { old.mv } else { 0 });
         let bound = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        bucket[slot] = Entry {
-            key,
+        let data = Data {
             mv,
             score: to_tt(score, ply).clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(-100, 100) as i8,
             flags: bound | age << 2,
         };
+        bucket[slot].write(key, data);
     }
 }
 
@@ -148,7 +186,7 @@ mod tests {
 
     #[test]
     fn stored_entries_come_back_with_win_scores_relative_to_the_root() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let m = Move::Normal { from: Cell::new(3).unwrap(), to: Cell::new(9).unwrap(), promote: false };
         tt.store(42, 3, Some(m), WIN - 5, 4, Bound::Exact);
         let hit = tt.probe(42, 1).unwrap();
@@ -161,5 +199,32 @@ mod tests {
         let hit = tt.probe(42, 0).unwrap();
         assert_eq!(hit.mv, Some(m), "the move survives a store without one");
         assert_eq!(hit.bound, Bound::Lower);
+    }
+
+    /// Two threads storing and probing the same buckets at once: a hit always carries the data
+    /// stored with its own key, never half of another entry.
+    #[test]
+    fn entries_written_by_two_threads_at_once_never_mix() {
+        let tt = TranspositionTable::new(0);
+        let keys: Vec<u64> = (1..=64u64).map(polyshogi::splitmix::mix).collect();
+        // The score and depth each key is stored with, so a mixed entry shows.
+        let fields = |key: u64| ((key % 20_000) as i32, (key % 90) as i32);
+        std::thread::scope(|scope| {
+            for thread in 0..2 {
+                let (tt, keys) = (&tt, &keys);
+                scope.spawn(move || {
+                    for round in 0..20_000 {
+                        let key = keys[(round * 7 + thread * 13) % keys.len()];
+                        let (score, depth) = fields(key);
+                        tt.store(key, 0, None, score, depth, Bound::Lower);
+                        let probed = keys[(round * 5 + thread) % keys.len()];
+                        if let Some(hit) = tt.probe(probed, 0) {
+                            assert_eq!((hit.score, hit.depth), fields(probed), "a hit with another key's data");
+                        }
+                    }
+                });
+            }
+        });
+        assert!(keys.iter().any(|&k| tt.probe(k, 0).is_some()), "nothing was stored");
     }
 }

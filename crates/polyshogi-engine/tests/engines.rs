@@ -18,7 +18,7 @@ use polyshogi::variant::sankaku::{SankakuPiece, SankakuPosition, SankakuRole, Sa
 use polyshogi::variant::sannin::{SanninPosition, SanninRules};
 use polyshogi::{Game, PlayerSet, Rules};
 use polyshogi_engine::eval::WIN_BOUND;
-use polyshogi_engine::{Clock, Engine, EngineKind, Evaluate, Limits, Weights};
+use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Limits, Weights};
 
 const SEARCHERS: [EngineKind; 5] =
     [EngineKind::AlphaBeta, EngineKind::Paranoid, EngineKind::Brs, EngineKind::MaxN, EngineKind::Mcts];
@@ -395,5 +395,33 @@ fn incremental_zobrist_keys_equal_recomputed_keys() {
         random_game(SankakuPosition::start(SankakuRules::default()), 250, seed, |pos| {
             assert_eq!(pos.repetition_key(), pos.recomputed_key());
         });
+    }
+}
+
+/// A two-thread search (Lazy SMP) of every alpha-beta search plays a legal move in every
+/// variant, whether a node limit, the clock or the stop flag ends it, and the helper threads
+/// end with it.
+#[test]
+fn two_threads_play_legal_moves_whatever_ends_the_search() {
+    fn run<P: Evaluate>(pos: P, kind: EngineKind) {
+        let game = Game::new(pos);
+        let legal = legal(game.position());
+        let options = EngineOptions { hash_mb: 4, threads: 2, ..EngineOptions::default() };
+        let clock = Clock { time_left_ms: 30, increment_ms: 0, moves_to_go: None };
+        for (limits, stop) in [
+            (Limits { nodes: Some(5_000), ..Limits::default() }, false),
+            (Limits { clock: Some(clock), ..Limits::default() }, false),
+            (Limits { infinite: true, ..Limits::default() }, true),
+        ] {
+            let mut engine = Engine::with_options(kind, options);
+            let result = engine.think(&game, &limits, &AtomicBool::new(stop), &mut |_| {});
+            assert!(legal.contains(&result.best.expect("a move")), "{} {limits:?}", kind.name());
+        }
+    }
+    for kind in [EngineKind::AlphaBeta, EngineKind::Paranoid, EngineKind::Brs] {
+        run(SanninPosition::start(SanninRules::default()), kind);
+        run(HexShogiPosition::start(HexShogiRules::hexshogi91()), kind);
+        run(HexShogiPosition::start(HexShogiRules::tphs91()), kind);
+        run(SankakuPosition::start(SankakuRules::default()), kind);
     }
 }

@@ -82,6 +82,7 @@ fn usi_reply() -> Vec<String> {
         format!("option name Hash type spin default {} min 1 max 4096", EngineOptions::default().hash_mb),
         "option name Weight type string default <empty>".to_string(),
         "option name MultiPV type spin default 1 min 1 max 10".to_string(),
+        "option name Threads type spin default 1 min 1 max 64".to_string(),
         "usiok".to_string(),
     ]
 }
@@ -158,7 +159,7 @@ fn every_playable_variant_follows_its_transcript() {
         expected.extend(random_reply(case.seats, best));
         expected.push(error(&format!("unknown variant `nonsense` (known: {})", playable.join(", "))));
         expected.extend(random_reply(case.seats, best));
-        expected.push(error("unknown option `Colour` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV)"));
+        expected.push(error("unknown option `Colour` (Variant, Engine, Seed, Rule, Level, Hash, Weight, MultiPV, Threads)"));
         expected.extend(random_reply(case.seats, best));
         expected.push(error("`depth x`: not a whole number"));
         expected.extend(random_reply(case.seats, best));
@@ -433,4 +434,38 @@ fn multipv_out_of_range_is_refused() {
             error("`two` is not a number of lines"),
         ]
     );
+}
+
+#[test]
+fn threads_out_of_range_are_refused() {
+    let output = session("setoption name Threads value 0\nsetoption name Threads value 65\nsetoption name Threads value many\n");
+    assert_eq!(
+        output,
+        [
+            error("Threads 0 is out of range (1..64)"),
+            error("Threads 65 is out of range (1..64)"),
+            error("`many` is not a number of threads"),
+        ]
+    );
+}
+
+/// Two threads search every variant's start with its strongest engine and answer a legal move
+/// after a report (the end of the input stops the search, so its depth is not known).
+#[test]
+fn two_threads_search_every_variant() {
+    for variant in Variant::ALL {
+        let output = session(&format!(
+            "setoption name Variant value {}\nsetoption name Threads value 2\nposition startpos\ngo depth 3\n",
+            variant.name()
+        ));
+        let best = output.last().and_then(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("{output:?}"));
+        let game = polyshogi::variant::AnyGame::new(variant, &[] as &[&str]).unwrap();
+        let legal: Vec<String> = polyshogi::with_game!(&game, g => {
+            let mut moves = polyshogi::MoveList::new();
+            g.legal_moves(&mut moves);
+            moves.iter().map(|&m| polyshogi::notation::move_text::canonical(g.position(), m)).collect()
+        });
+        assert!(legal.iter().any(|m| m == best), "{}: {best} is not legal", variant.name());
+        assert!(output.iter().any(|l| l.starts_with("info depth ")), "{}: {output:?}", variant.name());
+    }
 }

@@ -83,6 +83,18 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
     /// the context stop it. `on_info` hears about every finished iteration: one report per
     /// line when the context asks for several (`multipv`), the best line first.
     pub fn search<P: Evaluate>(&mut self, game: &Game<P>, max_depth: u32, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+        self.search_from(game, 1, max_depth, on_info)
+    }
+
+    /// `search` with the first iteration at `first_depth`: a helper thread of a parallel
+    /// search starts deeper than the main one, so that the two work apart in the shared table.
+    pub fn search_from<P: Evaluate>(
+        &mut self,
+        game: &Game<P>,
+        first_depth: u32,
+        max_depth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
         let pos = game.position();
         let mut moves = root_moves(game);
         let mut result = Outcome::default();
@@ -99,7 +111,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         if moves.len() == 1 && self.ctx.multipv <= 1 {
             return result;
         }
-        'deepening: for depth in 1..=max_depth.max(1) {
+        'deepening: for depth in first_depth.max(1)..=max_depth.max(1) {
             self.ctx.seldepth = 0;
             // Line k is the best of the moves that the lines before it did not take (moves
             // k.. of the list): each line brings its move to the front of the rest.

@@ -170,7 +170,7 @@ pub const ORDER_KILLER: i32 = 100_000;
 /// move lists (a `MoveList` is large, so it lives on the heap and is reused).
 pub struct Ctx<'a> {
     pub weights: &'a Weights,
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub heur: &'a mut Heuristics,
     pub control: Control<'a>,
     /// Keys of the game's positions up to the root, then of the current search path.
@@ -188,7 +188,7 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(weights: &'a Weights, tt: &'a mut TranspositionTable, heur: &'a mut Heuristics, control: Control<'a>) -> Ctx<'a> {
+    pub fn new(weights: &'a Weights, tt: &'a TranspositionTable, heur: &'a mut Heuristics, control: Control<'a>) -> Ctx<'a> {
         Ctx {
             weights,
             tt,
