@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use polyshogi::rules::RepetitionRule;
 use polyshogi::Game;
 
 use crate::choose::{EngineKind, Limits, SearchResult};
@@ -13,7 +14,6 @@ use crate::search::maxn::MaxN;
 use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
-use polyshogi::rules::RepetitionRule;
 
 /// Settings of an engine besides its kind.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -2,8 +2,8 @@
 //! before. A capture never does, since no piece ever comes back to the board (there are no
 //! drops): the position after it has fewer pieces than every earlier one. And a quiet step
 //! (no promotion without a capture) changes the key by the piece's keys on two cells, so each
-//! earlier key names the one cell a piece could step to to recur: one look-up per earlier key
-//! and piece, not one per move.
+//! earlier key names the one cell a piece could step to to recur: for a piece with more steps
+//! than there are earlier positions (the Emperor's jumps), one look-up per earlier key.
 
 use super::key::{cell_with_key, piece_key, WHITE_TO_MOVE};
 use super::position::SankakuPosition;
@@ -47,7 +47,7 @@ impl MoveSink for FreshCount<'_> {
         let code = self.position.board[from.usize()];
         let lifted = self.position.key ^ WHITE_TO_MOVE ^ piece_key(code, from.usize());
         if quiet.count() as usize <= self.earlier.len() {
-            // A few steps (a Soldier's, a General's): each key checked.
+            // Fewer steps than earlier positions (a Soldier's, a General's): each step keyed.
             self.fresh += quiet.into_iter().filter(|to| self.is_fresh(lifted ^ piece_key(code, to.usize()))).count();
             return;
         }
