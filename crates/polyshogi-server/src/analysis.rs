@@ -19,6 +19,7 @@ use polyshogi::mv::{Move, MoveList};
 use polyshogi::notation::move_text;
 use polyshogi::{with_game, Game, Rules};
 use polyshogi_engine::search::child;
+use polyshogi_engine::time::Budget;
 use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Info, Limits, SEARCH_STACK};
 use tokio::sync::mpsc;
 use tokio::time::{interval_at, Instant as TokioInstant};
@@ -229,10 +230,13 @@ fn start(analysis: Box<Analysis>, slot: Slot) -> Running {
         let Analysis { studied, lines } = *analysis;
         let started = Instant::now();
         let limits = Limits { movetime_ms: Some(time_cap.as_millis() as u64), ..Limits::default() };
+        // The search stops a little before the cap (the engine keeps a margin to answer in
+        // time): once past that moment, it was the cap that ended it.
+        let stopped_by_time = Budget::new(limits.movetime_ms, None).hard.unwrap_or(time_cap);
         with_game!(&studied.game, g => search(g, lines, &limits, &flag, &sender));
         let reason = if flag.load(Ordering::Relaxed) {
             "stopped"
-        } else if started.elapsed() >= time_cap {
+        } else if started.elapsed() >= stopped_by_time {
             "time"
         } else {
             "finished"
