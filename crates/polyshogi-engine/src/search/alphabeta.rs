@@ -204,7 +204,10 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let key = next.repetition_key();
         if self.ctx.repeated(key) {
             // A repetition inside the tree: scored as a draw (positional super-ko forbids the
-            // move outright; the root's moves are already filtered by the game).
+            // move outright; the root's moves are already filtered by the game). The child's
+            // line is empty: what `pv[ply + 1]` holds is another subtree's, which the parent
+            // would otherwise append to this move (an illegal line).
+            self.pv[ply + 1].clear();
             return 0;
         }
         self.ctx.reps.push(key);
@@ -499,5 +502,42 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             None => end.evaluate(self.ctx.weights),
         };
         seats.iter().map(|&p| if p == self.root { score } else { values[p.index()] }).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use polyshogi::mv::MoveList;
+    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules};
+    use polyshogi::Rules;
+
+    use super::*;
+    use crate::eval::Weights;
+    use crate::search::{Control, Heuristics};
+    use crate::time::Budget;
+    use crate::tt::TranspositionTable;
+
+    /// A move into a repeated position has no line after it: the parent must not append the
+    /// line another subtree left behind (the three-player scores replay the line, and
+    /// panicked on such a move).
+    #[test]
+    fn a_repetition_in_the_tree_leaves_the_child_line_empty() {
+        for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
+            let pos = HexShogiPosition::start(rules);
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            let next = child(&pos, moves[0]);
+            let (weights, tt, mut heuristics, stop) =
+                (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
+            let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
+            ctx.reps = vec![next.repetition_key()];
+            let mut search = AlphaBeta::new(&mut ctx, &pos, Mode::Paranoid);
+            search.pv[1] = vec![moves[1], moves[2]];
+            let value = search.child_value(true, &next, 3, 0, -INFINITY, INFINITY, false, false, false);
+            assert_eq!(value, 0);
+            assert!(search.pv[1].is_empty(), "the repeated child kept the line {:?}", search.pv[1]);
+        }
     }
 }

@@ -118,6 +118,8 @@ impl<'c, 'a> MaxN<'c, 'a> {
         let next = child(pos, m);
         let key = next.repetition_key();
         if self.ctx.repeated(key) {
+            // The child's line is empty, not another subtree's left in `pv[ply + 1]`.
+            self.pv[ply + 1].clear();
             return self.draw_values(&next);
         }
         self.ctx.reps.push(key);
