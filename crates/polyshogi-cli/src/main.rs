@@ -5,6 +5,7 @@
 mod bench;
 mod match_cmd;
 mod records;
+mod tune;
 
 use std::path::PathBuf;
 
@@ -73,6 +74,9 @@ enum Command {
     },
     /// Play engines against each other: every seat order, random openings, a results table.
     Match(match_cmd::MatchArgs),
+    /// Tune a variant's evaluation weights from self-play games (Texel-style) and write them as
+    /// a weights file.
+    Tune(tune::TuneArgs),
     /// Play a game in the terminal against bots: type moves (Tab completes them) or pick them
     /// with the cursor; the record is saved at the end.
     Play(polyshogi_cli::play::PlayArgs),
@@ -218,6 +222,7 @@ fn run(command: Command) -> Result<()> {
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Tune(args) => tune::run(args)?,
         Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,

@@ -21,7 +21,7 @@ use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game};
 use polyshogi_cli::time_control::parse_clock;
-use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits};
+use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits, Weights};
 
 /// Plays engines against each other.
 #[derive(clap::Args, Debug, Clone)]
@@ -79,6 +79,12 @@ pub struct MatchArgs {
     /// more than one thread is named with its count: `alphabeta-t2`.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     pub threads: Vec<usize>,
+    /// Evaluation weights per engine, one for all or one per engine in `--engines` order:
+    /// `tuned` (what the engines play with), `hand` (the hand-set weights before tuning) or a
+    /// weights file (`polyshogi tune` writes them) laid over the hand-set weights. An engine
+    /// with other weights than `tuned` is named with them: `alphabeta-hand`.
+    #[arg(long, value_delimiter = ',', default_value = "tuned")]
+    pub weights: Vec<String>,
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
@@ -111,21 +117,46 @@ struct Budget {
 
 /// A player of the match: a search by name (`alphabeta`, …), or a playing level (`easy`, …),
 /// which brings the level's engine, evaluation noise and caps on the match's budget.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Contestant {
     kind: EngineKind,
     level: Option<Level>,
     variant: Variant,
     threads: usize,
+    weights: MatchWeights,
+}
+
+/// The evaluation weights of a contestant, and the name they go by.
+#[derive(Clone, Debug)]
+struct MatchWeights {
+    weights: Weights,
+    /// None for the weights the engines play with.
+    label: Option<String>,
+}
+
+impl MatchWeights {
+    fn parse(text: &str) -> Result<MatchWeights> {
+        match text {
+            "tuned" => Ok(MatchWeights { weights: Weights::default(), label: None }),
+            "hand" => Ok(MatchWeights { weights: Weights::hand_set(), label: Some("hand".to_string()) }),
+            path => {
+                let file = std::fs::read_to_string(path).with_context(|| format!("cannot read the weights file {path}"))?;
+                let mut weights = Weights::hand_set();
+                weights.apply_text(&file).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+                let stem = std::path::Path::new(path).file_stem().map_or(path.into(), |s| s.to_string_lossy());
+                Ok(MatchWeights { weights, label: Some(stem.into_owned()) })
+            }
+        }
+    }
 }
 
 impl Contestant {
-    fn parse(name: &str, variant: Variant, threads: usize) -> Result<Contestant> {
+    fn parse(name: &str, variant: Variant, threads: usize, weights: MatchWeights) -> Result<Contestant> {
         if let Some(kind) = EngineKind::from_name(name) {
-            return Ok(Contestant { kind, level: None, variant, threads });
+            return Ok(Contestant { kind, level: None, variant, threads, weights });
         }
         if let Some(level) = Level::from_name(name) {
-            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant, threads });
+            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant, threads, weights });
         }
         let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
@@ -133,16 +164,18 @@ impl Contestant {
     }
 
     fn name(&self) -> String {
-        let name = self.level.map_or(self.kind.name(), Level::name);
+        let mut name = self.level.map_or(self.kind.name(), Level::name).to_string();
         if self.threads > 1 {
-            format!("{name}-t{}", self.threads)
-        } else {
-            name.to_string()
+            let _ = write!(name, "-t{}", self.threads);
         }
+        if let Some(label) = &self.weights.label {
+            let _ = write!(name, "-{label}");
+        }
+        name
     }
 
     fn engine(&self, options: EngineOptions) -> Engine {
-        let options = EngineOptions { threads: self.threads, ..options };
+        let options = EngineOptions { threads: self.threads, weights: self.weights.weights, ..options };
         let options = match self.level {
             Some(level) => level.options(self.variant, options),
             None => options,
@@ -174,11 +207,21 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(&bad) = threads.iter().find(|&&t| !(1..=polyshogi_engine::protocol::MAX_THREADS).contains(&t)) {
         bail!("--threads {bad} is out of range (1..{})", polyshogi_engine::protocol::MAX_THREADS);
     }
+    let weights = match args.weights[..] {
+        [ref all] => vec![all.clone(); args.engines.len()],
+        _ if args.weights.len() == args.engines.len() => args.weights.clone(),
+        _ => bail!(
+            "--weights takes one choice, or one per engine ({} engines, {} choices)",
+            args.engines.len(),
+            args.weights.len()
+        ),
+    };
     let contestants: Vec<Contestant> = args
         .engines
         .iter()
         .zip(threads)
-        .map(|(name, threads)| Contestant::parse(name.trim(), variant, threads))
+        .zip(weights)
+        .map(|((name, threads), weights)| Contestant::parse(name.trim(), variant, threads, MatchWeights::parse(weights.trim())?))
         .collect::<Result<_>>()?;
     if contestants.len() < 2 {
         bail!("a match needs at least two engines");
@@ -278,7 +321,7 @@ fn lineups(engines: usize, seats: usize) -> Vec<Vec<usize>> {
 /// A random opening of `plies` plies from the game's start. A random move that lets the next
 /// player win at once (a Sankaku Emperor left to be taken) is redrawn, so that openings are
 /// fair; the whole opening is redrawn if the game ends in it.
-fn opening<P: Evaluate>(start: &Game<P>, plies: usize, seed: u64) -> Game<P> {
+pub(crate) fn opening<P: Evaluate>(start: &Game<P>, plies: usize, seed: u64) -> Game<P> {
     let mut rng = SplitMix::new(seed);
     let mut moves = MoveList::new();
     for _ in 0..16 {
@@ -424,7 +467,7 @@ fn play_game<P: Evaluate>(
 /// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game
 /// stopped unfinished is a draw among the players still in it; a player who lost on time
 /// scores 0 and the others share his point.
-fn score<P: Evaluate>(pos: &P, seats: &[Player], flagged: Option<Player>) -> Vec<f64> {
+pub(crate) fn score<P: Evaluate>(pos: &P, seats: &[Player], flagged: Option<Player>) -> Vec<f64> {
     let share = |players: &[Player]| -> Vec<f64> {
         seats.iter().map(|p| if players.contains(p) { 1.0 / players.len() as f64 } else { 0.0 }).collect()
     };

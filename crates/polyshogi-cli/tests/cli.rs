@@ -356,6 +356,80 @@ fn match_rejects_an_unknown_engine_and_a_missing_budget() {
 }
 
 #[test]
+fn match_takes_weights_per_engine_and_names_them() {
+    let dir = TempDir::new("match-weights");
+    let file = dir.write("heavy-soldiers.txt", "# a test\nsankaku.soldier=300\n");
+    let out = success(&[
+        "match",
+        "sankaku",
+        "--engines",
+        "alphabeta,alphabeta",
+        "--weights",
+        &format!("hand,{file}"),
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--quiet",
+    ]);
+    assert!(out.lines().any(|l| l.starts_with("alphabeta-hand ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("alphabeta-heavy-soldiers ")), "{out}");
+    let bad = dir.write("bad.txt", "sankaku.queen=9\n");
+    let line = clean_error(&["match", "sankaku", "--engines", "alphabeta,greedy", "--weights", &bad, "--nodes", "10"]);
+    assert!(line.contains("bad.txt") && line.contains("line 1") && line.contains("sankaku.queen"), "{line}");
+    let line =
+        clean_error(&["match", "sankaku", "--engines", "alphabeta,greedy", "--weights", "hand,hand,hand", "--nodes", "10"]);
+    assert!(line.contains("--weights"), "{line}");
+}
+
+// tune
+
+#[test]
+fn tune_writes_a_weights_file_that_the_same_command_writes_again() {
+    let dir = TempDir::new("tune");
+    let first = dir.0.join("first.txt");
+    let second = dir.0.join("second.txt");
+    let args = ["tune", "sankaku", "--games", "20", "--nodes", "300", "--positions-per-game", "10", "--jobs", "2", "--out"];
+    for out in [&first, &second] {
+        // The tuner reports its progress on stderr.
+        let output = polyshogi(&[&args[..], &[out.to_str().unwrap()]].concat());
+        let log = stderr(&output);
+        assert!(output.status.success(), "{log}");
+        assert!(log.contains("20 self-play games of alphabeta") && log.contains("tuned: loss"), "{log}");
+    }
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&second).unwrap(), "the same seed must tune the same weights");
+    assert!(text.contains("#   polyshogi tune sankaku --games 20 --nodes 300"), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // Every Sankaku weight but the soldier, the unit, which stays 100.
+    assert_eq!(lines.len(), 7, "{text}");
+    assert!(lines.iter().all(|l| l.starts_with("sankaku.") && !l.starts_with("sankaku.soldier=")), "{text}");
+    // The file is a valid weights file: a match reads it.
+    let out = success(&[
+        "match",
+        "sankaku",
+        "--engines",
+        "alphabeta,alphabeta",
+        "--weights",
+        &format!("{},hand", first.display()),
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--quiet",
+    ]);
+    assert!(out.lines().any(|l| l.starts_with("alphabeta-first ")), "{out}");
+}
+
+#[test]
+fn tune_refuses_too_few_games_and_an_unknown_variant() {
+    let line = clean_error(&["tune", "sankaku", "--games", "3"]);
+    assert!(line.contains("--games must be at least 10"), "{line}");
+    let line = clean_error(&["tune", "chess"]);
+    assert!(line.contains("chess"), "{line}");
+}
+
+#[test]
 fn play_refuses_bad_arguments_and_a_missing_terminal_in_one_line() {
     let line = clean_error(&["play", "sankaku", "--seat", "Red"]);
     assert!(line.contains("`Red`") && line.contains("Black, White"), "{line}");

@@ -10,6 +10,7 @@ pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 pub use choose::{EngineKind, Limits, SearchResult};
 pub use engine::{Engine, EngineOptions, SEARCH_STACK};

@@ -33,7 +33,7 @@ pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
 
 impl Evaluate for HexShogiPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
-        let w = &weights.hex;
+        let w = hex_weights(self, weights);
         let tables = self.tables();
         let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
         let occupied = self.occupied();
@@ -71,10 +71,19 @@ impl Evaluate for HexShogiPosition {
 
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
         match self.piece_at(cell) {
-            Some(p) if p.role == Role::King && self.is_three_player() => weights.hex.king_held,
-            Some(p) => piece_value(p, &weights.hex),
+            Some(p) if p.role == Role::King && self.is_three_player() => weights.hex3.king_held,
+            Some(p) => piece_value(p, hex_weights(self, weights)),
             None => 0,
         }
+    }
+}
+
+/// The weights of the game being played: Hex Shogi 91's or the three-player game's.
+fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeights {
+    if pos.is_three_player() {
+        &weights.hex3
+    } else {
+        &weights.hex
     }
 }
 

@@ -1,8 +1,13 @@
-//! Evaluation weights as data: named integer fields per game with their defaults, readable and
-//! writable as `game.name=value` text so that a tuner (or `setoption name Weight`) can change
-//! them without touching code.
+//! Evaluation weights as data: named integer fields per game with their hand-set values,
+//! readable and writable as `group.name=value` text so that a tuner (or `setoption name Weight`)
+//! can change them without touching code. The weights the engines play with are the hand-set
+//! ones with each variant's tuned file (`weights/<variant>.txt`, written by `polyshogi tune`)
+//! laid over them.
 
 use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use polyshogi::variant::Variant;
 
 /// Declares a weight struct: every field an `i32` with its default, plus `KEYS`, `set`, `get`.
 macro_rules! weights {
@@ -93,7 +98,7 @@ weights!(
 );
 
 weights!(
-    /// Hex Shogi 91 and Three Player Hex Shogi 91 (RULES.md §2).
+    /// Hex Shogi 91 (group `hex`) and Three Player Hex Shogi 91 (group `hex3`), RULES.md §2.
     HexWeights {
         pawn = 100,
         lance = 300,
@@ -139,16 +144,85 @@ weights!(
 );
 
 /// Every game's weights.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Weights {
     pub common: CommonWeights,
     pub sannin: SanninWeights,
+    /// Hex Shogi 91.
     pub hex: HexWeights,
+    /// Three Player Hex Shogi 91: the same terms, weighed apart, since holding kings decides it.
+    pub hex3: HexWeights,
     pub sankaku: SankakuWeights,
 }
 
+/// The tuned weights of each variant, as `polyshogi tune` wrote them.
+const TUNED: [(&str, &str); 4] = [
+    ("weights/sannin.txt", include_str!("../../weights/sannin.txt")),
+    ("weights/hexshogi91.txt", include_str!("../../weights/hexshogi91.txt")),
+    ("weights/tphs91.txt", include_str!("../../weights/tphs91.txt")),
+    ("weights/sankaku.txt", include_str!("../../weights/sankaku.txt")),
+];
+
+/// The weights the engines play with: the hand-set ones with every tuned file laid over them.
+impl Default for Weights {
+    fn default() -> Self {
+        static TUNED_WEIGHTS: OnceLock<Weights> = OnceLock::new();
+        *TUNED_WEIGHTS.get_or_init(|| {
+            let mut weights = Weights::hand_set();
+            for (file, text) in TUNED {
+                weights.apply_text(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            }
+            weights
+        })
+    }
+}
+
 impl Weights {
-    /// Sets one weight from `group.name=value` (groups: common, sannin, hex, sankaku).
+    /// The weights as set by hand, before any tuning.
+    pub fn hand_set() -> Weights {
+        Weights {
+            common: CommonWeights::default(),
+            sannin: SanninWeights::default(),
+            hex: HexWeights::default(),
+            hex3: HexWeights::default(),
+            sankaku: SankakuWeights::default(),
+        }
+    }
+
+    /// The group holding a variant's own weights.
+    pub fn group_of(variant: Variant) -> &'static str {
+        match variant {
+            Variant::Sannin => "sannin",
+            Variant::HexShogi91 => "hex",
+            Variant::Tphs91 => "hex3",
+            Variant::Sankaku => "sankaku",
+        }
+    }
+
+    /// The names of a group's weights (empty for an unknown group).
+    pub fn keys(group: &str) -> &'static [&'static str] {
+        match group {
+            "common" => CommonWeights::KEYS,
+            "sannin" => SanninWeights::KEYS,
+            "hex" | "hex3" => HexWeights::KEYS,
+            "sankaku" => SankakuWeights::KEYS,
+            _ => &[],
+        }
+    }
+
+    /// One weight by group and name.
+    pub fn get(&self, group: &str, key: &str) -> Option<i32> {
+        match group {
+            "common" => self.common.get(key),
+            "sannin" => self.sannin.get(key),
+            "hex" => self.hex.get(key),
+            "hex3" => self.hex3.get(key),
+            "sankaku" => self.sankaku.get(key),
+            _ => None,
+        }
+    }
+
+    /// Sets one weight from `group.name=value` (groups: common, sannin, hex, hex3, sankaku).
     pub fn set(&mut self, text: &str) -> Result<(), String> {
         let (key, value) = text.split_once('=').ok_or_else(|| format!("`{text}`: expected group.name=value"))?;
         let value: i32 = value.trim().parse().map_err(|_| format!("`{text}`: the value is not a whole number"))?;
@@ -157,8 +231,9 @@ impl Weights {
             "common" => self.common.set(name, value),
             "sannin" => self.sannin.set(name, value),
             "hex" => self.hex.set(name, value),
+            "hex3" => self.hex3.set(name, value),
             "sankaku" => self.sankaku.set(name, value),
-            _ => return Err(format!("unknown weight group `{group}` (common, sannin, hex, sankaku)")),
+            _ => return Err(format!("unknown weight group `{group}` (common, sannin, hex, hex3, sankaku)")),
         };
         if known {
             Ok(())
@@ -167,22 +242,33 @@ impl Weights {
         }
     }
 
-    /// Every weight as `group.name=value`, one per line: what `set` reads back.
-    pub fn to_text(&self) -> String {
-        let mut text = String::new();
-        type Getter<'a> = &'a dyn Fn(&str) -> Option<i32>;
-        let groups: [(&str, &[&str], Getter<'_>); 4] = [
-            ("common", CommonWeights::KEYS, &|k| self.common.get(k)),
-            ("sannin", SanninWeights::KEYS, &|k| self.sannin.get(k)),
-            ("hex", HexWeights::KEYS, &|k| self.hex.get(k)),
-            ("sankaku", SankakuWeights::KEYS, &|k| self.sankaku.get(k)),
-        ];
-        for (group, keys, get) in groups {
-            for key in keys {
-                let _ = writeln!(text, "{group}.{key}={}", get(key).expect("a declared key"));
+    /// Sets every `group.name=value` line of a weights file; blank lines and `#` comments are
+    /// skipped. On an error nothing is changed.
+    pub fn apply_text(&mut self, text: &str) -> Result<(), String> {
+        let mut changed = *self;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
             }
+            changed.set(line).map_err(|e| format!("line {}: {e}", number + 1))?;
+        }
+        *self = changed;
+        Ok(())
+    }
+
+    /// A group's weights as `group.name=value`, one per line: what `set` reads back.
+    pub fn group_text(&self, group: &str) -> String {
+        let mut text = String::new();
+        for key in Weights::keys(group) {
+            let _ = writeln!(text, "{group}.{key}={}", self.get(group, key).expect("a declared key"));
         }
         text
+    }
+
+    /// Every weight as `group.name=value`, one per line.
+    pub fn to_text(&self) -> String {
+        ["common", "sannin", "hex", "hex3", "sankaku"].into_iter().map(|group| self.group_text(group)).collect()
     }
 }
 
@@ -203,5 +289,29 @@ mod tests {
         assert!(weights.set("sannin.queen=9").is_err());
         assert!(weights.set("chess.pawn=1").is_err());
         assert!(weights.set("sannin.pawn=x").is_err());
+    }
+
+    #[test]
+    fn a_weights_file_is_applied_whole_or_not_at_all() {
+        let mut weights = Weights::hand_set();
+        weights.apply_text("# tuned\n\nhex3.pawn=90\nsankaku.soldier=110\n").unwrap();
+        assert_eq!((weights.hex3.pawn, weights.hex.pawn, weights.sankaku.soldier), (90, 100, 110));
+        let before = weights;
+        let error = weights.apply_text("hex.pawn=80\nhex.queen=1\n").unwrap_err();
+        assert!(error.starts_with("line 2:"), "{error}");
+        assert_eq!(weights, before);
+    }
+
+    #[test]
+    fn each_tuned_file_sets_only_its_own_variants_weights() {
+        for ((file, text), variant) in TUNED.into_iter().zip(Variant::ALL) {
+            assert!(file.ends_with(&format!("/{}.txt", variant.name())), "{file} is not {}'s", variant.name());
+            let group = Weights::group_of(variant);
+            let mut weights = Weights::hand_set();
+            weights.apply_text(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+                assert!(line.starts_with(&format!("{group}.")), "{file}: `{line}` is not in group {group}");
+            }
+        }
     }
 }
