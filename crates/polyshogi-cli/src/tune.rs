@@ -16,7 +16,7 @@ use polyshogi::outcome::Outcome;
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game};
-use polyshogi_engine::tune::{fit_scale, loss, tune, Progress, Sample};
+use polyshogi_engine::tune::{fit_scale, loss, quiet_end, tune, Progress, Sample};
 use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Limits, Weights};
 
 use crate::match_cmd::{opening, score};
@@ -88,11 +88,12 @@ fn tune_variant<P: Evaluate>(start: &Game<P>, variant: Variant, args: &TuneArgs)
         before.0,
         before.1
     );
-    let (tuned, training_loss) = tune(&training, hand_set, group, &keys, scale, &mut |progress| match progress {
+    let tuned = tune(&training, &held_out, hand_set, group, &keys, scale, &mut |progress| match progress {
         Progress::Moved { key, value, loss } => eprintln!("  {group}.{key}={value}  loss {loss:.6}"),
-        Progress::Pass { number, loss } => eprintln!("pass {number}: loss {loss:.6}"),
+        Progress::Pass { number, loss, held_out } => eprintln!("pass {number}: loss {loss:.6} (held out {held_out:.6})"),
     });
-    let held_out_loss = loss(&held_out, &tuned, scale);
+    let (training_loss, held_out_loss) = (tuned.loss, tuned.held_out);
+    let tuned = tuned.weights;
     eprintln!("tuned: loss {training_loss:.6} (held out {held_out_loss:.6})");
 
     let mut file = String::new();
@@ -110,7 +111,7 @@ fn tune_variant<P: Evaluate>(start: &Game<P>, variant: Variant, args: &TuneArgs)
     );
     let _ = writeln!(
         file,
-        "# {} games of {} against itself; {} positions to fit, {} held out (every tenth game).",
+        "# {} games of {} against itself; {} positions to fit, {} held out (every tenth game); each weight kept within half and double its hand-set value.",
         args.games,
         engine.name(),
         training.len(),
@@ -215,7 +216,8 @@ struct SelfPlayGame<P> {
 
 /// One self-play game: its quiet positions (nobody in check, every seat still in, and a quiet
 /// move played from it, so that the static value is not just a capture away from changing), at
-/// most `positions_per_game` of them drawn at random, labelled with the final score.
+/// most `positions_per_game` of them drawn at random, each taken to the end of its quiescence
+/// line, and labelled with the final score.
 fn self_play_game<P: Evaluate>(start: &Game<P>, player: &mut Engine, index: usize, args: &TuneArgs) -> SelfPlayGame<P> {
     let seed = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
     let mut game = opening(start, args.opening_plies, seed);
@@ -250,9 +252,12 @@ fn self_play_game<P: Evaluate>(start: &Game<P>, player: &mut Engine, index: usiz
         quiet.swap(i, j);
     }
     quiet.truncate(keep);
-    SelfPlayGame {
-        samples: quiet.into_iter().map(|position| Sample { position, points }).collect(),
-        plies: game.moves().len(),
-        decisive: matches!(game.position().outcome(), Some(Outcome::Win { .. })),
-    }
+    let hand_set = Weights::hand_set();
+    let samples = quiet
+        .iter()
+        .map(|position| quiet_end(position, &hand_set))
+        .filter(|end| end.outcome().is_none() && end.players_in().len() as usize == seats.len())
+        .map(|position| Sample { position, points })
+        .collect();
+    SelfPlayGame { samples, plies: game.moves().len(), decisive: matches!(game.position().outcome(), Some(Outcome::Win { .. })) }
 }

@@ -8,8 +8,15 @@
 //! points scored (1 for a win, 1/n for a draw shared by n, 0 for a loss). The scale is fitted
 //! once to the starting weights; then each weight in turn is moved up or down by a step while
 //! that lowers the loss, and a step that helps neither way is halved, down to one centipawn.
+//! Positions of some games are held out, and the weights kept are those that predict them best.
+
+use std::sync::atomic::AtomicBool;
 
 use crate::eval::{Evaluate, Weights};
+use crate::search::alphabeta::{AlphaBeta, Mode};
+use crate::search::{child, Control, Ctx, Heuristics};
+use crate::time::Budget;
+use crate::tt::TranspositionTable;
 
 /// One labelled position.
 #[derive(Clone, Debug)]
@@ -17,6 +24,16 @@ pub struct Sample<P> {
     pub position: P,
     /// Points scored in the end, by `Player::index()`.
     pub points: [f64; 3],
+}
+
+/// The position at the end of the capture line the quiescence search finds from `pos` under
+/// `weights`. A static value with a capture pending says little about the game, so the tuner
+/// fits the values of these quiet ends (as Texel's method does).
+pub fn quiet_end<P: Evaluate>(pos: &P, weights: &Weights) -> P {
+    let (tt, mut heuristics, stop) = (TranspositionTable::new(0), Heuristics::default(), AtomicBool::new(false));
+    let mut ctx = Ctx::new(weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
+    let line = AlphaBeta::new(&mut ctx, pos, Mode::Paranoid).quiescence_line(pos);
+    line.iter().fold(pos.clone(), |end, &m| child(&end, m))
 }
 
 /// The mean squared error of the predicted shares over `samples`, counted on every core.
@@ -77,45 +94,62 @@ pub fn fit_scale<P: Evaluate>(samples: &[Sample<P>], weights: &Weights) -> f64 {
 
 /// What the tuner reports as it goes.
 pub enum Progress<'a> {
-    /// A weight moved: its new value and the loss after it.
+    /// A weight moved: its new value and the training loss after it.
     Moved { key: &'a str, value: i32, loss: f64 },
-    /// A pass over every weight ended.
-    Pass { number: usize, loss: f64 },
+    /// A pass over every weight ended: the training and held-out losses.
+    Pass { number: usize, loss: f64, held_out: f64 },
 }
 
-/// Tunes the weights `keys` of `group`, starting from `start`, by local search on the loss under
-/// `scale`. Weights stay non-negative: every term is a size, its sign is in the evaluation.
-/// Returns the tuned weights and their loss.
+/// The result of `tune`.
+pub struct Tuned {
+    pub weights: Weights,
+    pub loss: f64,
+    pub held_out: f64,
+}
+
+/// Passes in a row without a better held-out loss after which the tuner stops.
+const PATIENCE: usize = 2;
+
+/// Tunes the weights `keys` of `group`, starting from `start`, by local search on the training
+/// loss under `scale`, and returns the weights of the pass with the best loss on `held_out`.
+///
+/// Outcome labels are noisy and rare terms appear in few positions, so the fit is held back in
+/// two ways: each weight stays between half and double its starting value (a fit that wants a
+/// knight worth nothing, or three rooks, is reading noise), and the search stops once the
+/// held-out loss has not improved for `PATIENCE` passes.
 pub fn tune<P: Evaluate>(
-    samples: &[Sample<P>],
+    training: &[Sample<P>],
+    held_out: &[Sample<P>],
     start: Weights,
     group: &str,
     keys: &[&str],
     scale: f64,
     on_progress: &mut dyn FnMut(Progress<'_>),
-) -> (Weights, f64) {
-    let mut weights = start;
-    let mut best = loss(samples, &weights, scale);
+) -> Tuned {
     let value_of = |weights: &Weights, key: &str| weights.get(group, key).expect("a key of the group");
+    let bounds: Vec<(i32, i32)> = keys.iter().map(|key| value_of(&start, key)).map(|v| ((v + 1) / 2, 2 * v)).collect();
+    let mut weights = start;
+    let mut best = loss(training, &weights, scale);
+    let mut kept = Tuned { weights, loss: best, held_out: loss(held_out, &weights, scale) };
     // A first step of an eighth of the weight (at least 4): large weights move fast, and
     // halving brings every step down to one.
     let mut steps: Vec<i32> = keys.iter().map(|key| (value_of(&weights, key).abs() / 8).max(4)).collect();
-    let mut pass = 0;
-    while steps.iter().any(|&step| step > 0) {
+    let (mut pass, mut since_better) = (0, 0);
+    while steps.iter().any(|&step| step > 0) && since_better < PATIENCE {
         pass += 1;
-        for (key, step) in keys.iter().zip(steps.iter_mut()) {
+        for ((key, step), &(low, high)) in keys.iter().zip(steps.iter_mut()).zip(&bounds) {
             if *step == 0 {
                 continue;
             }
             let current = value_of(&weights, key);
             let mut moved = false;
             for value in [current + *step, current - *step] {
-                if value < 0 {
+                if !(low..=high).contains(&value) {
                     continue;
                 }
                 let mut candidate = weights;
                 candidate.set(&format!("{group}.{key}={value}")).expect("a key of the group");
-                let candidate_loss = loss(samples, &candidate, scale);
+                let candidate_loss = loss(training, &candidate, scale);
                 if candidate_loss < best {
                     (weights, best, moved) = (candidate, candidate_loss, true);
                     on_progress(Progress::Moved { key, value, loss: best });
@@ -126,7 +160,14 @@ pub fn tune<P: Evaluate>(
                 *step /= 2;
             }
         }
-        on_progress(Progress::Pass { number: pass, loss: best });
+        let held_out_loss = loss(held_out, &weights, scale);
+        on_progress(Progress::Pass { number: pass, loss: best, held_out: held_out_loss });
+        if held_out_loss < kept.held_out {
+            kept = Tuned { weights, loss: best, held_out: held_out_loss };
+            since_better = 0;
+        } else {
+            since_better += 1;
+        }
     }
-    (weights, best)
+    kept
 }

@@ -64,9 +64,12 @@ fn tuning_finds_the_weights_that_labelled_the_positions() {
     let scale = fit_scale(&samples, &truth);
     assert!((scale / true_scale - 1.0).abs() < 0.05, "fitted scale {scale}, true {true_scale}");
 
-    let start_loss = loss(&samples, &hand, scale);
-    let (tuned, tuned_loss) = tune(&samples, hand, "sankaku", &["cavalry", "general"], scale, &mut |_| {});
-    assert!(tuned_loss < start_loss / 10.0, "loss {start_loss} → {tuned_loss}");
+    let (training, held_out) = samples.split_at(samples.len() * 9 / 10);
+    let start_loss = loss(training, &hand, scale);
+    let tuned = tune(training, held_out, hand, "sankaku", &["cavalry", "general"], scale, &mut |_| {});
+    assert!(tuned.loss < start_loss / 10.0, "loss {start_loss} → {}", tuned.loss);
+    assert!(tuned.held_out < loss(held_out, &hand, scale) / 10.0, "held-out loss {}", tuned.held_out);
+    let tuned = tuned.weights;
     assert!((tuned.sankaku.cavalry - 600).abs() <= 10, "cavalry tuned to {}", tuned.sankaku.cavalry);
     assert!((tuned.sankaku.general - 250).abs() <= 10, "general tuned to {}", tuned.sankaku.general);
     // Only the weights named were tuned.
@@ -75,13 +78,15 @@ fn tuning_finds_the_weights_that_labelled_the_positions() {
 }
 
 #[test]
-fn a_weight_is_never_tuned_below_zero() {
+fn a_weight_stays_within_half_and_double_its_start() {
     let positions = random_positions(60, 11);
     let hand = Weights::hand_set();
-    // Labels made with a negative cavalry value: the best fit would be negative too.
+    // Labels made with a negative cavalry and a huge general: the best fit is out of bounds.
     let mut truth = hand;
     truth.set("sankaku.cavalry=-300").unwrap();
+    truth.set("sankaku.general=2000").unwrap();
     let samples = labelled(&positions, &truth, 0.004);
-    let (tuned, _) = tune(&samples, hand, "sankaku", &["cavalry"], 0.004, &mut |_| {});
-    assert_eq!(tuned.sankaku.cavalry, 0);
+    let tuned = tune(&samples, &samples, hand, "sankaku", &["cavalry", "general"], 0.004, &mut |_| {}).weights;
+    assert_eq!(tuned.sankaku.cavalry, (hand.sankaku.cavalry + 1) / 2);
+    assert_eq!(tuned.sankaku.general, 2 * hand.sankaku.general);
 }

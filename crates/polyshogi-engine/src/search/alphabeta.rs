@@ -483,6 +483,13 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         }
     }
 
+    /// The capture line the quiescence search finds from `pos` (empty when standing pat is
+    /// best), searched for the seat to move.
+    pub fn quiescence_line<P: Evaluate>(&mut self, pos: &P) -> Vec<Move> {
+        self.quiescence(pos, 0, -INFINITY, INFINITY, 0);
+        self.pv[0].clone()
+    }
+
     /// Every seat's value for `info`: the search score for the root seat; for the others, the
     /// static values at the end of the principal variation (two seats: the negated score).
     fn scores<P: Evaluate>(&self, pos: &P, score: i32, pv: &[Move]) -> Vec<i32> {
