@@ -88,5 +88,8 @@ fn a_weight_stays_within_half_and_double_its_start() {
     let samples = labelled(&positions, &truth, 0.004);
     let tuned = tune(&samples, &samples, hand, "sankaku", &["cavalry", "general"], 0.004, &mut |_| {}).weights;
     assert_eq!(tuned.sankaku.cavalry, (hand.sankaku.cavalry + 1) / 2);
-    assert_eq!(tuned.sankaku.general, 2 * hand.sankaku.general);
+    // The general goes up as far as the bound allows, or nearly: with the cavalry held at its
+    // bound, the best general need not be at its own.
+    let general = tuned.sankaku.general;
+    assert!(general <= 2 * hand.sankaku.general && general > 3 * hand.sankaku.general / 2, "general tuned to {general}");
 }
