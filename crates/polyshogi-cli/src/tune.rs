@@ -135,9 +135,8 @@ fn tune_variant<P: Evaluate>(start: &Game<P>, variant: Variant, args: &TuneArgs)
 
 /// Weights the tuner leaves alone.
 /// - The pawn (Sankaku's soldier) stays 100: it is the unit of every value, and the search's
-///   margin for delta pruning is set in those units. Without an anchor the
-///   fit may also drift towards larger values all round, which the fixed scale reads as more
-///   confidence.
+///   margin for delta pruning is set in those units. Without an anchor the fit may also drift
+///   towards larger values all round, which the fixed scale reads as more confidence.
 /// - `sannin.allied` is a cost put on the searcher's own choice to ally, set by hand so that it
 ///   stops forming alliances that lose it the game (docs/STRENGTH.md); self-play games, which
 ///   always accept an alliance, cannot tell its worth.
@@ -190,7 +189,7 @@ fn self_play<P: Evaluate>(start: &Game<P>, engine: EngineKind, args: &TuneArgs) 
     let plies: usize = games.iter().map(|(_, game)| game.plies).sum();
     let decisive = games.iter().filter(|(_, game)| game.decisive).count();
     eprintln!(
-        "{} self-play games of {}: {:.1} plies a game, {decisive} won outright, the rest drawn",
+        "{} self-play games of {}: {:.1} plies a game, {decisive} won outright, the rest drawn or cut off",
         games.len(),
         engine.name(),
         plies as f64 / games.len() as f64
