@@ -355,23 +355,28 @@ fn match_rejects_an_unknown_engine_and_a_missing_budget() {
     assert!(line.contains("--movetime"), "{line}");
 }
 
-#[test]
-fn match_takes_weights_per_engine_and_names_them() {
-    let dir = TempDir::new("match-weights");
-    let file = dir.write("heavy-soldiers.txt", "# a test\nsankaku.soldier=300\n");
-    let out = success(&[
+/// A two-game Sankaku match of alpha-beta against itself, with `--weights weights`.
+fn sankaku_match_with_weights(weights: &str) -> String {
+    success(&[
         "match",
         "sankaku",
         "--engines",
         "alphabeta,alphabeta",
         "--weights",
-        &format!("hand,{file}"),
+        weights,
         "--games",
         "2",
         "--nodes",
         "200",
         "--quiet",
-    ]);
+    ])
+}
+
+#[test]
+fn match_takes_weights_per_engine_and_names_them() {
+    let dir = TempDir::new("match-weights");
+    let file = dir.write("heavy-soldiers.txt", "# a test\nsankaku.soldier=300\n");
+    let out = sankaku_match_with_weights(&format!("hand,{file}"));
     assert!(out.lines().any(|l| l.starts_with("alphabeta-hand ")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("alphabeta-heavy-soldiers ")), "{out}");
     let bad = dir.write("bad.txt", "sankaku.queen=9\n");
@@ -389,10 +394,11 @@ fn tune_writes_a_weights_file_that_the_same_command_writes_again() {
     let dir = TempDir::new("tune");
     let first = dir.0.join("first.txt");
     let second = dir.0.join("second.txt");
-    let args = ["tune", "sankaku", "--games", "20", "--nodes", "300", "--positions-per-game", "10", "--jobs", "2", "--out"];
-    for out in [&first, &second] {
+    let args = ["tune", "sankaku", "--games", "20", "--nodes", "300", "--positions-per-game", "10"];
+    // However many games run at once, each game is played the same.
+    for (out, jobs) in [(&first, "2"), (&second, "1")] {
         // The tuner reports its progress on stderr.
-        let output = polyshogi(&[&args[..], &[out.to_str().unwrap()]].concat());
+        let output = polyshogi(&[&args[..], &["--jobs", jobs, "--out", out.to_str().unwrap()]].concat());
         let log = stderr(&output);
         assert!(output.status.success(), "{log}");
         assert!(log.contains("20 self-play games of alphabeta") && log.contains("tuned: loss"), "{log}");
@@ -405,19 +411,7 @@ fn tune_writes_a_weights_file_that_the_same_command_writes_again() {
     assert_eq!(lines.len(), 7, "{text}");
     assert!(lines.iter().all(|l| l.starts_with("sankaku.") && !l.starts_with("sankaku.soldier=")), "{text}");
     // The file is a valid weights file: a match reads it.
-    let out = success(&[
-        "match",
-        "sankaku",
-        "--engines",
-        "alphabeta,alphabeta",
-        "--weights",
-        &format!("{},hand", first.display()),
-        "--games",
-        "2",
-        "--nodes",
-        "100",
-        "--quiet",
-    ]);
+    let out = sankaku_match_with_weights(&format!("{},hand", first.display()));
     assert!(out.lines().any(|l| l.starts_with("alphabeta-first ")), "{out}");
 }
 
