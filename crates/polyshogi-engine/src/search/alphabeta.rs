@@ -518,7 +518,6 @@ mod tests {
 
     use polyshogi::mv::MoveList;
     use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules};
-    use polyshogi::Rules;
 
     use super::*;
     use crate::eval::Weights;
