@@ -195,27 +195,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let seats = start.position().seats().len();
-    let threads = match args.threads[..] {
-        [all] => vec![all; args.engines.len()],
-        _ if args.threads.len() == args.engines.len() => args.threads.clone(),
-        _ => bail!(
-            "--threads takes one number, or one per engine ({} engines, {} numbers)",
-            args.engines.len(),
-            args.threads.len()
-        ),
-    };
+    let threads = per_engine(&args.threads, args.engines.len(), "--threads", "number")?;
     if let Some(&bad) = threads.iter().find(|&&t| !(1..=polyshogi_engine::protocol::MAX_THREADS).contains(&t)) {
         bail!("--threads {bad} is out of range (1..{})", polyshogi_engine::protocol::MAX_THREADS);
     }
-    let weights = match args.weights[..] {
-        [ref all] => vec![all.clone(); args.engines.len()],
-        _ if args.weights.len() == args.engines.len() => args.weights.clone(),
-        _ => bail!(
-            "--weights takes one choice, or one per engine ({} engines, {} choices)",
-            args.engines.len(),
-            args.weights.len()
-        ),
-    };
+    let weights = per_engine(&args.weights, args.engines.len(), "--weights", "choice")?;
     let contestants: Vec<Contestant> = args
         .engines
         .iter()
@@ -291,6 +275,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
         std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// A per-engine option given once for all `engines` or once per engine, one value per engine.
+fn per_engine<T: Clone>(values: &[T], engines: usize, flag: &str, noun: &str) -> Result<Vec<T>> {
+    match values {
+        [all] => Ok(vec![all.clone(); engines]),
+        _ if values.len() == engines => Ok(values.to_vec()),
+        _ => bail!("{flag} takes one {noun}, or one per engine ({engines} engines, {} {noun}s)", values.len()),
+    }
 }
 
 /// The seat orders: which engine sits in each seat, for every game of a cycle.

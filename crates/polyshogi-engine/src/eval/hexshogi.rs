@@ -71,7 +71,7 @@ impl Evaluate for HexShogiPosition {
 
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
         match self.piece_at(cell) {
-            Some(p) if p.role == Role::King && self.is_three_player() => weights.hex3.king_held,
+            Some(p) if p.role == Role::King && self.is_three_player() => hex_weights(self, weights).king_held,
             Some(p) => piece_value(p, hex_weights(self, weights)),
             None => 0,
         }
