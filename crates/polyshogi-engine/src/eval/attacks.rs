@@ -28,14 +28,7 @@ impl HexTables<'_> {
     #[inline]
     pub fn attacks(&self, piece: Piece, from: Cell, occupied: CellSet) -> CellSet {
         let code = hex_code(piece);
-        let mut map = self.step_targets[code][from.usize()];
-        let mut hours = self.range_hours[code].bits();
-        while hours != 0 {
-            let hour = Hour::new(hours.trailing_zeros() as u8);
-            hours &= hours - 1;
-            map |= self.grid.ray_reach(from, hour, occupied);
-        }
-        map
+        self.step_targets[code][from.usize()] | self.grid.ranges_reach(from, self.range_hours[code], occupied)
     }
 
     /// Every seat's attack map, from `pieces` (cell, piece) of the position.

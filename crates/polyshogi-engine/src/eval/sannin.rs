@@ -126,10 +126,8 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell, occupied: Ce
     }
     let piece = pos.piece_at(king).expect("the king stands here");
     let code = super::attacks::hex_code(piece);
-    if tables.step_targets[code][king.usize()].contains(garden) {
-        return true;
-    }
-    tables.range_hours[code].iter().any(|hour| tables.grid.ray_reach(king, hour, occupied).contains(garden))
+    (tables.step_targets[code][king.usize()] | tables.grid.ranges_reach(king, tables.range_hours[code], occupied))
+        .contains(garden)
 }
 
 /// The most valuable piece of `player` that another seat attacks and `player` does not defend.

@@ -5,11 +5,25 @@ use std::sync::LazyLock;
 
 use super::{Cell, Hour};
 use crate::cellset::CellSet;
+use crate::mv::HourSet;
 
 /// Axial (Δq, Δr) of one step in each screen hour (RULES.md §1.2). Orthogonals reach the
 /// neighbouring cell; diagonals reach the cell two away, between two neighbours.
 const HOUR_VECTORS: [(i8, i8); 12] =
     [(1, -2), (1, -1), (2, -1), (1, 0), (1, 1), (0, 1), (-1, 2), (-1, 1), (-2, 1), (-1, 0), (-1, -1), (0, -1)];
+
+/// The hours whose rays run toward higher cell indices (`HexGrid::ray_grows`), as hour bits.
+const GROWING_HOURS: u16 = {
+    let mut bits = 0;
+    let mut hour = 0;
+    while hour < 12 {
+        if HexGrid::ray_grows(Hour::new(hour)) {
+            bits |= 1 << hour;
+        }
+        hour += 1;
+    }
+    bits
+};
 
 /// The 127-cell board of Sannin shogi.
 pub static HEX127: LazyLock<HexGrid> = LazyLock::new(|| HexGrid::new(6));
@@ -159,14 +173,34 @@ impl HexGrid {
         }
     }
 
-    /// The cells a ranging piece reaches along the ray: the empty ones and the first occupied.
+    /// The cells a piece ranging along every hour of `hours` reaches: on each ray the empty
+    /// cells and the first occupied one. The rays are split by the way cell indices run, so
+    /// that each blocker is found by one bit scan without asking which end is nearer.
     #[inline]
-    pub fn ray_reach(&self, cell: Cell, hour: Hour, occupied: CellSet) -> CellSet {
-        let ray = self.ray(cell, hour);
-        match self.first_on_ray(cell, hour, occupied) {
-            Some(blocker) => ray - self.ray(blocker, hour),
-            None => ray,
+    pub fn ranges_reach(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
+        let rays = &self.rays[cell.usize()];
+        let mut reach = CellSet::EMPTY;
+        let mut growing = hours.bits() & GROWING_HOURS;
+        while growing != 0 {
+            let hour = growing.trailing_zeros() as usize;
+            growing &= growing - 1;
+            let ray = rays[hour];
+            reach |= match (ray & occupied).first() {
+                Some(blocker) => ray - self.rays[blocker.usize()][hour],
+                None => ray,
+            };
         }
+        let mut falling = hours.bits() & !GROWING_HOURS;
+        while falling != 0 {
+            let hour = falling.trailing_zeros() as usize;
+            falling &= falling - 1;
+            let ray = rays[hour];
+            reach |= match (ray & occupied).last() {
+                Some(blocker) => ray - self.rays[blocker.usize()][hour],
+                None => ray,
+            };
+        }
+        reach
     }
 
     /// The cells strictly between two cells on one ray, or `None` when no ray joins them.
@@ -238,6 +272,31 @@ mod tests {
                         assert_eq!(next > cur, HexGrid::ray_grows(hour));
                         cur = next;
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_reach_stops_on_the_first_occupied_cell_of_each_ray() {
+        let mut rng = crate::splitmix::SplitMix::new(7);
+        for grid in [&*HEX127, &*HEX91] {
+            for _ in 0..200 {
+                let occupied: CellSet = grid.cells().filter(|_| rng.below(3) == 0).collect();
+                let hours = HourSet::from_bits(rng.next_u64() as u16);
+                for cell in grid.cells() {
+                    let mut walked = CellSet::EMPTY;
+                    for hour in Hour::ALL.into_iter().filter(|&h| hours.contains(h)) {
+                        let mut cur = cell;
+                        while let Some(next) = grid.step(cur, hour) {
+                            walked.insert(next);
+                            if occupied.contains(next) {
+                                break;
+                            }
+                            cur = next;
+                        }
+                    }
+                    assert_eq!(grid.ranges_reach(cell, hours, occupied), walked, "{cell:?} {hours:?}");
                 }
             }
         }

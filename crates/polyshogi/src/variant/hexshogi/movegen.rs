@@ -81,14 +81,7 @@ impl HexShogiPosition {
     #[inline]
     pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
         let tables = self.tables;
-        let mut targets = tables.step_targets[code][from.usize()];
-        let mut hours = tables.range_hours[code].bits();
-        while hours != 0 {
-            let hour = Hour::new(hours.trailing_zeros() as u8);
-            hours &= hours - 1;
-            targets |= tables.grid.ray_reach(from, hour, self.store.occupied());
-        }
-        targets
+        tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
     fn generate_two(&self, out: &mut impl MoveSink) {

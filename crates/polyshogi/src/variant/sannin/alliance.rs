@@ -103,10 +103,8 @@ impl SanninPosition {
         let mut map = CellSet::EMPTY;
         for from in self.store.pieces_of(player) {
             let code = self.store.code(from) as usize;
-            map |= tables.step_targets[code][from.usize()];
-            for hour in tables.range_hours[code].iter() {
-                map |= tables.grid.ray_reach(from, hour, self.store.occupied());
-            }
+            map |= tables.step_targets[code][from.usize()]
+                | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
         }
         map
     }

@@ -243,10 +243,8 @@ impl SanninPosition {
         let movable = self.store.pieces_of(mover).without(safety.king) - safety.pinned;
         movable.into_iter().any(|from| {
             let code = self.store.code(from) as usize;
-            let mut targets = tables.step_targets[code][from.usize()];
-            for hour in tables.range_hours[code].iter() {
-                targets |= tables.grid.ray_reach(from, hour, self.store.occupied());
-            }
+            let targets = tables.step_targets[code][from.usize()]
+                | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
             let piece = self.piece_at(from).expect("own piece");
             (targets - forbidden).into_iter().any(|to| {
                 let (plain, promoted) = self.promotion_choices(mover, from, to, piece);
@@ -261,11 +259,9 @@ impl SanninPosition {
         let forbidden = self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
             let code = self.store.code(from) as usize;
-            let mut targets = tables.step_targets[code][from.usize()];
-            for hour in tables.range_hours[code].iter() {
-                targets |= grid.ray_reach(from, hour, self.store.occupied());
-            }
-            targets = (targets - forbidden) & safety.evasion;
+            let reach = tables.step_targets[code][from.usize()]
+                | grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
+            let mut targets = (reach - forbidden) & safety.evasion;
             if safety.pinned.contains(from) {
                 let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
                 targets &= line.unwrap_or(CellSet::EMPTY);
@@ -289,10 +285,8 @@ impl SanninPosition {
         let from = safety.king;
         let code = self.store.code(from) as usize;
         let forbidden = self.forbidden_targets(mover);
-        let mut steps = tables.step_targets[code][from.usize()];
-        for hour in tables.range_hours[code].iter() {
-            steps |= grid.ray_reach(from, hour, self.store.occupied());
-        }
+        let steps =
+            tables.step_targets[code][from.usize()] | grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
         let mut targets = steps - forbidden;
         // Castling (§1.9): the unmoved, never-checked king of a game without alliances jumps
         // to any cell of its own territory. Where a step reaches the same cell it is one move.
