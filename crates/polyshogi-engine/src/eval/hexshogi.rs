@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::Rules;
 
 use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
-use super::{material, utilities, Evaluate, HexWeights, Values, Weights};
+use super::{kind_values, material, utilities, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
@@ -34,6 +34,7 @@ pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
 impl Evaluate for HexShogiPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = hex_weights(self, weights);
+        let values = kind_values(|piece| piece_value(piece, w));
         let tables = self.tables();
         let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
         let occupied = self.occupied();
@@ -48,8 +49,9 @@ impl Evaluate for HexShogiPosition {
         for p in active.iter() {
             let own = self.pieces_of(p);
             let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
-            let mut score = material(p, on_board, self.hand(p), |piece| piece_value(piece, w), w.hand_pct);
-            for king in own & self.kings() {
+            let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            let kings = own & self.kings();
+            for king in kings {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
             }
             if three {
@@ -58,11 +60,12 @@ impl Evaluate for HexShogiPosition {
                 if held >= 2 {
                     score += w.two_kings;
                 }
-            } else if self.in_check(p) {
+            } else if !(kings & attacked_by_others(self, p, &maps)).is_empty() {
+                // In check: the attack maps already say what `in_check` would work out again.
                 score -= w.in_check;
             }
             if p != mover {
-                score -= threatened_value(self, p, own, &maps, w) * weights.common.threat_pct / 100;
+                score -= threatened_value(self, p, own, &maps, w, &values) * weights.common.threat_pct / 100;
             }
             raw[p.index()] = score;
         }
@@ -89,18 +92,26 @@ fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeigh
 
 /// The most valuable piece of `player` that another seat attacks and `player` does not defend
 /// (kings count in the three-player game, where they can be taken).
-fn threatened_value(pos: &HexShogiPosition, player: Player, own: CellSet, maps: &ByPlayer<CellSet>, w: &HexWeights) -> i32 {
-    let mut attacked = CellSet::EMPTY;
-    for &p in pos.seats().iter().filter(|&&p| p != player) {
-        attacked |= maps[p];
-    }
-    (own & attacked & !maps[player])
+fn threatened_value(
+    pos: &HexShogiPosition,
+    player: Player,
+    own: CellSet,
+    maps: &ByPlayer<CellSet>,
+    w: &HexWeights,
+    values: &[i32; 16],
+) -> i32 {
+    (own & attacked_by_others(pos, player, maps) & !maps[player])
         .map(|cell| match pos.piece_at(cell) {
             Some(piece) if piece.role == Role::King && pos.is_three_player() => w.king_held,
             Some(piece) if piece.role == Role::King => 0,
-            Some(piece) => piece_value(piece, w),
+            Some(piece) => values[piece.kind()],
             None => 0,
         })
         .max()
         .unwrap_or(0)
+}
+
+/// The cells that some seat other than `player` attacks.
+fn attacked_by_others(pos: &HexShogiPosition, player: Player, maps: &ByPlayer<CellSet>) -> CellSet {
+    pos.seats().iter().filter(|&&p| p != player).fold(CellSet::EMPTY, |attacked, &p| attacked | maps[p])
 }

@@ -9,7 +9,7 @@ use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
-use super::{material, utilities, Evaluate, SanninWeights, Values, Weights};
+use super::{kind_values, material, utilities, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
@@ -42,6 +42,7 @@ fn has_garden_right(pos: &SanninPosition, player: Player) -> bool {
 impl Evaluate for SanninPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = &weights.sannin;
+        let values = kind_values(|piece| piece_value(piece, w));
         let tables = self.tables();
         let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
         let occupied = self.occupied();
@@ -55,7 +56,7 @@ impl Evaluate for SanninPosition {
         for p in active.iter() {
             let own = self.pieces_of(p);
             let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
-            let mut score = material(p, on_board, self.hand(p), |piece| piece_value(piece, w), w.hand_pct);
+            let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
             if let Some(king) = self.king(p) {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
                 if self.in_check(p) {
@@ -76,7 +77,7 @@ impl Evaluate for SanninPosition {
                 }
             }
             if p != mover {
-                score -= threatened_value(self, p, own, &maps, w) * weights.common.threat_pct / 100;
+                score -= threatened_value(self, p, own, &maps, &values) * weights.common.threat_pct / 100;
             }
             if self.allies().contains(p) {
                 score -= w.allied;
@@ -136,11 +137,11 @@ fn threatened_value(
     player: Player,
     own: CellSet,
     maps: &polyshogi::ByPlayer<CellSet>,
-    w: &SanninWeights,
+    values: &[i32; 16],
 ) -> i32 {
     let mut attacked = CellSet::EMPTY;
     for p in player.others3() {
         attacked |= maps[p];
     }
-    (own & attacked & !maps[player]).map(|cell| pos.piece_at(cell).map_or(0, |piece| piece_value(piece, w))).max().unwrap_or(0)
+    (own & attacked & !maps[player]).map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
 }
