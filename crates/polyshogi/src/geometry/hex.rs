@@ -179,23 +179,26 @@ impl HexGrid {
     #[inline]
     pub fn ranges_reach(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
+        self.reach_along(rays, hours.bits() & GROWING_HOURS, occupied, CellSet::first)
+            | self.reach_along(rays, hours.bits() & !GROWING_HOURS, occupied, CellSet::last)
+    }
+
+    /// `ranges_reach` along the rays of the hour bits `hours`, whose nearest blocker `nearest`
+    /// picks out of the occupied cells on the ray.
+    #[inline(always)]
+    fn reach_along(
+        &self,
+        rays: &[CellSet; 12],
+        mut hours: u16,
+        occupied: CellSet,
+        nearest: fn(CellSet) -> Option<Cell>,
+    ) -> CellSet {
         let mut reach = CellSet::EMPTY;
-        let mut growing = hours.bits() & GROWING_HOURS;
-        while growing != 0 {
-            let hour = growing.trailing_zeros() as usize;
-            growing &= growing - 1;
+        while hours != 0 {
+            let hour = hours.trailing_zeros() as usize;
+            hours &= hours - 1;
             let ray = rays[hour];
-            reach |= match (ray & occupied).first() {
-                Some(blocker) => ray - self.rays[blocker.usize()][hour],
-                None => ray,
-            };
-        }
-        let mut falling = hours.bits() & !GROWING_HOURS;
-        while falling != 0 {
-            let hour = falling.trailing_zeros() as usize;
-            falling &= falling - 1;
-            let ray = rays[hour];
-            reach |= match (ray & occupied).last() {
+            reach |= match nearest(ray & occupied) {
                 Some(blocker) => ray - self.rays[blocker.usize()][hour],
                 None => ray,
             };
