@@ -93,6 +93,17 @@ pub fn piece_of(code: Code) -> Option<SankakuPiece> {
 /// One army at the start, by role: 1 Emperor, 2 Chariots, 4 Cavalry, 1 General, 5 Soldiers.
 pub const ARMY: [u8; 5] = [1, 2, 4, 1, 5];
 
+/// The pieces of one army; a player never has more (promotions replace pieces).
+pub const ARMY_SIZE: usize = {
+    let mut size = 0;
+    let mut role = 0;
+    while role < ARMY.len() {
+        size += ARMY[role] as usize;
+        role += 1;
+    }
+    size
+};
+
 /// Black's start array (§3.4). White's is its half-turn, which the table of §3.4 confirms.
 const BLACK_START: [(SankakuRole, &str); 13] = [
     (SankakuRole::Emperor, "d1"),
