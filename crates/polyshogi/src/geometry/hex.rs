@@ -39,8 +39,14 @@ pub struct HexGrid {
     lookup: Vec<Option<Cell>>,
     steps: Vec<[Option<Cell>; 12]>,
     rays: Vec<[CellSet; 12]>,
+    /// The hour of the ray from one cell that holds another, by `from × len + to`
+    /// (`NO_RAY` when none does).
+    hours_towards: Vec<u8>,
     all: CellSet,
 }
+
+/// `HexGrid::hours_towards`'s entry for two cells that share no ray.
+const NO_RAY: u8 = u8::MAX;
 
 impl HexGrid {
     fn new(radius: i8) -> HexGrid {
@@ -56,7 +62,15 @@ impl HexGrid {
                 }
             }
         }
-        let mut grid = HexGrid { radius, axial, lookup, steps: Vec::new(), rays: Vec::new(), all: CellSet::EMPTY };
+        let mut grid = HexGrid {
+            radius,
+            axial,
+            lookup,
+            steps: Vec::new(),
+            rays: Vec::new(),
+            hours_towards: Vec::new(),
+            all: CellSet::EMPTY,
+        };
         grid.all = grid.cells().collect();
         grid.steps = grid
             .cells()
@@ -82,6 +96,16 @@ impl HexGrid {
                 })
             })
             .collect();
+        let len = grid.len();
+        let mut hours_towards = vec![NO_RAY; len * len];
+        for from in grid.cells() {
+            for hour in Hour::ALL {
+                for to in grid.ray(from, hour) {
+                    hours_towards[from.usize() * len + to.usize()] = hour.index() as u8;
+                }
+            }
+        }
+        grid.hours_towards = hours_towards;
         grid
     }
 
@@ -206,12 +230,17 @@ impl HexGrid {
         reach
     }
 
+    /// The hour of the ray from `from` that holds `to`, or `None` when no ray joins them.
+    #[inline]
+    pub fn hour_towards(&self, from: Cell, to: Cell) -> Option<Hour> {
+        let hour = self.hours_towards[from.usize() * self.len() + to.usize()];
+        (hour != NO_RAY).then(|| Hour::new(hour))
+    }
+
     /// The cells strictly between two cells on one ray, or `None` when no ray joins them.
     pub fn between(&self, from: Cell, to: Cell) -> Option<CellSet> {
-        Hour::ALL.into_iter().find_map(|hour| {
-            let ray = self.ray(from, hour);
-            ray.contains(to).then(|| ray - self.ray(to, hour).with(to))
-        })
+        let hour = self.hour_towards(from, to)?;
+        Some(self.ray(from, hour) - self.ray(to, hour).with(to))
     }
 
     /// The centre of a cell on screen, for cells of circumradius 1 with a corner up; x grows
@@ -263,6 +292,31 @@ mod tests {
         assert_eq!(HEX127.len(), 127);
         assert_eq!(HEX91.len(), 91);
         assert_eq!(HEX127.all().count(), 127);
+    }
+
+    /// Walked step by step: the hour from one cell towards another is the one whose steps
+    /// reach it, and the cells between are those passed on the way.
+    #[test]
+    fn the_hour_towards_a_cell_is_the_one_whose_steps_reach_it() {
+        for grid in [&*HEX127, &*HEX91] {
+            for from in grid.cells() {
+                let mut expected = vec![None; grid.len()];
+                for hour in Hour::ALL {
+                    let mut passed = CellSet::EMPTY;
+                    let mut cur = from;
+                    while let Some(next) = grid.step(cur, hour) {
+                        expected[next.usize()] = Some((hour, passed));
+                        passed.insert(next);
+                        cur = next;
+                    }
+                }
+                for to in grid.cells() {
+                    let found = grid.hour_towards(from, to).map(|hour| (hour, grid.between(from, to).unwrap()));
+                    assert_eq!(found, expected[to.usize()]);
+                    assert_eq!(grid.between(from, to).is_some(), found.is_some());
+                }
+            }
+        }
     }
 
     #[test]

@@ -81,7 +81,12 @@ impl HexShogiPosition {
     #[inline]
     pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
         let tables = self.tables;
-        tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
+        let steps = tables.step_targets[code][from.usize()];
+        // Most pieces never range: the test is cheaper than following no rays.
+        if !self.rangers.contains(from) {
+            return steps;
+        }
+        steps | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
     fn generate_two(&self, out: &mut impl MoveSink) {
@@ -210,7 +215,7 @@ impl HexShogiPosition {
         let k = king.usize();
         let mut checkers = tables.knight_sources[enemy][k] & enemies & self.knights;
         for near in tables.near_cells[k] & enemies {
-            if tables.near_targets[self.store.code(near) as usize][near.usize()].contains(king) {
+            if self.attacks_next_door(near, king) {
                 checkers.insert(near);
             }
         }

@@ -413,13 +413,25 @@ impl HexShogiPosition {
         if !(tables.knight_sources[attacker][t] & attackers & self.knights).is_empty() {
             return true;
         }
-        for near in tables.near_cells[t] & attackers {
-            if tables.near_targets[self.store.code(near) as usize][near.usize()].contains(target) {
-                return true;
-            }
+        if (tables.near_cells[t] & attackers).into_iter().any(|near| self.attacks_next_door(near, target)) {
+            return true;
         }
-        let far = tables.lines[t] & attackers & self.rangers;
-        !far.is_empty() && Hour::ALL.into_iter().any(|hour| self.ranges_onto(target, hour, far, occupied).is_some())
+        // Each ranging piece on one of the target's lines, along the one ray that joins them:
+        // usually fewer than the twelve rays.
+        let grid = tables.grid;
+        (tables.lines[t] & attackers & self.rangers).into_iter().any(|ranger| {
+            let hour = grid.hour_towards(target, ranger).expect("a cell on one of the target's lines");
+            tables.range_hours[self.store.code(ranger) as usize].contains(hour.opposite())
+                && grid.first_on_ray(target, hour, occupied) == Some(ranger)
+        })
+    }
+
+    /// Whether the piece on `near`, the first cell of one of `target`'s rays, attacks `target`:
+    /// by a step, or by the first cell of a range.
+    #[inline]
+    pub(super) fn attacks_next_door(&self, near: Cell, target: Cell) -> bool {
+        let hour = self.tables.grid.hour_towards(near, target).expect("a cell next door shares a ray");
+        self.tables.near_hours[self.store.code(near) as usize].contains(hour)
     }
 
     /// The piece of `rangers` that ranges along `hour`'s ray onto `target`, if any.

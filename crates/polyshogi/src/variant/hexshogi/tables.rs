@@ -152,9 +152,6 @@ pub struct HexShogiTables {
     pub range_hours: [HourSet; CODES],
     /// Screen hours in which the piece attacks the first cell of the ray (steps and ranges).
     pub near_hours: [HourSet; CODES],
-    /// The first cell of each ray in `near_hours`, by cell code and cell: what a piece
-    /// attacks one step away, leaps aside.
-    pub near_targets: Vec<[CellSet; 128]>,
     /// The first cell of each of the twelve rays from a cell.
     pub near_cells: [CellSet; 128],
     /// The cells from which a player's unpromoted knight attacks a cell.
@@ -237,16 +234,6 @@ impl HexShogiTables {
             lines[cell.usize()] = Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h));
             near_cells[cell.usize()] = Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect();
         }
-        let near_targets: Vec<[CellSet; 128]> = near_hours
-            .iter()
-            .map(|hours| {
-                let mut targets = [CellSet::EMPTY; 128];
-                for cell in grid.cells() {
-                    targets[cell.usize()] = hours.iter().filter_map(|h| grid.step(cell, h)).collect();
-                }
-                targets
-            })
-            .collect();
         let pawn_sources = sources(Role::Pawn);
         // A player's far ranks lie toward the board edge his 12 o'clock points at.
         let band = |player: Player, depth: i8| grid.band(Hour::new(forward[player]), depth);
@@ -291,7 +278,6 @@ impl HexShogiTables {
             step_targets,
             range_hours,
             near_hours,
-            near_targets,
             near_cells,
             knight_sources,
             pawn_sources,
