@@ -99,12 +99,9 @@ impl SanninPosition {
 
     /// Every cell some piece of `player` attacks.
     fn attack_map(&self, player: Player) -> CellSet {
-        let tables = self.tables;
         let mut map = CellSet::EMPTY;
         for from in self.store.pieces_of(player) {
-            let code = self.store.code(from) as usize;
-            map |= tables.step_targets[code][from.usize()]
-                | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
+            map |= self.reach(self.store.code(from) as usize, from);
         }
         map
     }

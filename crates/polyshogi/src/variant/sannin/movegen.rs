@@ -238,13 +238,10 @@ impl SanninPosition {
     /// Whether a non-king piece that is not pinned has a move; such moves are legal whenever
     /// the king is not in check and its owner is not allied.
     fn has_unpinned_piece_move(&self, mover: Player, safety: &KingSafety) -> bool {
-        let tables = self.tables;
         let forbidden = self.forbidden_targets(mover);
         let movable = self.store.pieces_of(mover).without(safety.king) - safety.pinned;
         movable.into_iter().any(|from| {
-            let code = self.store.code(from) as usize;
-            let targets = tables.step_targets[code][from.usize()]
-                | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
+            let targets = self.reach(self.store.code(from) as usize, from);
             let piece = self.piece_at(from).expect("own piece");
             (targets - forbidden).into_iter().any(|to| {
                 let (plain, promoted) = self.promotion_choices(mover, from, to, piece);
@@ -254,14 +251,9 @@ impl SanninPosition {
     }
 
     fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
-        let tables = self.tables;
-        let grid = tables.grid;
         let forbidden = self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
-            let code = self.store.code(from) as usize;
-            let reach = tables.step_targets[code][from.usize()]
-                | grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
-            let mut targets = (reach - forbidden) & safety.evasion;
+            let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & safety.evasion;
             if safety.pinned.contains(from) {
                 let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
                 targets &= line.unwrap_or(CellSet::EMPTY);
@@ -281,12 +273,10 @@ impl SanninPosition {
 
     fn generate_king_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let tables = self.tables;
-        let grid = tables.grid;
         let from = safety.king;
         let code = self.store.code(from) as usize;
         let forbidden = self.forbidden_targets(mover);
-        let steps =
-            tables.step_targets[code][from.usize()] | grid.ranges_reach(from, tables.range_hours[code], self.store.occupied());
+        let steps = self.reach(code, from);
         let mut targets = steps - forbidden;
         // Castling (§1.9): the unmoved, never-checked king of a game without alliances jumps
         // to any cell of its own territory. Where a step reaches the same cell it is one move.
