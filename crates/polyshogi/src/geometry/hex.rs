@@ -200,8 +200,19 @@ impl HexGrid {
     /// The cells a piece ranging along every hour of `hours` reaches: on each ray the empty
     /// cells and the first occupied one. The rays are split by the way cell indices run, so
     /// that each blocker is found by one bit scan without asking which end is nearer.
-    #[inline]
+    #[inline(always)]
     pub fn ranges_reach(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
+        // Most pieces never range: the test, made where the caller is, is cheaper than a call
+        // that follows no rays.
+        if hours.is_empty() {
+            return CellSet::EMPTY;
+        }
+        self.follow_ranges(cell, hours, occupied)
+    }
+
+    /// `ranges_reach` for at least one hour.
+    #[inline]
+    fn follow_ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
         self.reach_along(rays, hours.bits() & GROWING_HOURS, occupied, CellSet::first)
             | self.reach_along(rays, hours.bits() & !GROWING_HOURS, occupied, CellSet::last)

@@ -81,12 +81,7 @@ impl HexShogiPosition {
     #[inline]
     pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
         let tables = self.tables;
-        let steps = tables.step_targets[code][from.usize()];
-        // Most pieces never range: the test is cheaper than following no rays.
-        if !self.rangers.contains(from) {
-            return steps;
-        }
-        steps | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
+        tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
     fn generate_two(&self, out: &mut impl MoveSink) {
