@@ -213,3 +213,30 @@ fn to_library_and_back_is_the_identity_on_legal_actions() {
     assert_eq!(moves.len(), 48);
     assert!(moves.iter().all(|&m| to_library(&from_library(m)) == m));
 }
+
+#[test]
+fn the_threats_a_position_remembers_are_those_a_fresh_search_finds() {
+    // Listing a player's actions notes the threats that stand before he acts, and each action
+    // played compares the threats after it with those. A copy read back from text remembers
+    // nothing and finds them afresh: the game must go on the same with either, move by move.
+    let mut threatening_actions = 0;
+    for seed in 100..130 {
+        let mut rng = Rng::new(seed);
+        let mut pos = SanninPosition::start(SanninRules::default());
+        let mut moves = MoveList::new();
+        for _ in 0..120 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut moves);
+            let m = biased_move(&pos, &moves, &mut rng);
+            let mut fresh = SanninPosition::from_text(&pos.to_text(), SanninRules::default()).expect("its own text");
+            let events = pos.play_unchecked(m);
+            assert_eq!(events, fresh.play_unchecked(m), "seed {seed}: the events of {m:?}");
+            assert!(pos == fresh, "seed {seed}, after {m:?}:\n{}\n{}", pos.to_text(), fresh.to_text());
+            threatening_actions +=
+                usize::from(pos.last_action().is_some_and(|last| last.new_threats.0.iter().any(|t| !t.targets.is_empty())));
+        }
+    }
+    assert!(threatening_actions >= 200, "only {threatening_actions} actions made a threat");
+}

@@ -12,7 +12,8 @@ use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{AllianceCause, AllianceFormation};
-use crate::piece::Role;
+use crate::piece::{Piece, Role};
+use crate::piece_store::piece_of;
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Piece values for "material loss": K > R = B > G = S = N = L > P, promotion ignored.
@@ -33,6 +34,13 @@ pub struct Threats {
     pub mate: bool,
 }
 
+impl Threats {
+    /// The threats here that were not among `before`.
+    fn since(self, before: Threats) -> Threats {
+        Threats { targets: self.targets - before.targets, mate: self.mate && !before.mate }
+    }
+}
+
 /// What the detector remembers of the last action for the next one: a dual attack pairs a
 /// threat made by one move with a threat made by the next.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -45,8 +53,46 @@ pub struct LastAction {
     pub defensive: bool,
 }
 
-/// Threat pairs (attacker cell, target cell) against one player.
-type ThreatPairs = ArrayVec<(Cell, Cell), 128>;
+/// The previous action, as the first half of a dual attack (§1.13 step 3).
+pub(super) struct DualAttackOpening {
+    /// Its maker, who would be the mover's ally.
+    partner: Player,
+    /// The third player.
+    victim: Player,
+    /// The threats it made on the victim.
+    threats: Threats,
+    /// The previous action itself.
+    mv: Move,
+}
+
+/// The threats that stand before `mover` acts (see `SanninPosition::standing_threats`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StandingThreats {
+    mover: Player,
+    /// His pieces that the other players threaten with material loss.
+    against_mover: CellSet,
+    /// The threats he makes on each other player (none on himself or a player who is out).
+    by_mover: ByPlayer<Threats>,
+    /// His pieces whose move opens a line between the other two (`line_screens`).
+    screens: CellSet,
+}
+
+/// The cells a player's pieces attack, by the value of the attacking piece (index 1 to 4).
+#[derive(Default)]
+struct AttackMaps {
+    by_value: [CellSet; 5],
+}
+
+impl AttackMaps {
+    fn all(&self) -> CellSet {
+        self.cheaper_than(5)
+    }
+
+    /// The cells attacked by a piece worth less than `value`.
+    fn cheaper_than(&self, value: u8) -> CellSet {
+        self.by_value[..value as usize].iter().fold(CellSet::EMPTY, |all, &map| all | map)
+    }
+}
 
 /// An alliance that a move could form (§1.13 steps 2–3), while step 6 chooses among them.
 #[derive(Clone, Copy)]
@@ -97,56 +143,67 @@ impl SanninPosition {
             && self.former_allies.is_empty()
     }
 
-    /// Every cell some piece of `player` attacks.
-    fn attack_map(&self, player: Player) -> CellSet {
-        let mut map = CellSet::EMPTY;
-        for from in self.store.pieces_of(player) {
-            map |= self.reach(self.store.code(from) as usize, from);
+    /// What the pieces on `attackers` attack, split by their values.
+    fn attack_maps(&self, attackers: CellSet) -> AttackMaps {
+        let mut maps = AttackMaps::default();
+        for from in attackers {
+            let code = self.store.code(from);
+            let role = piece_of(code).expect("an attacker stands on the cell").role;
+            maps.by_value[value(role) as usize] |= self.reach(code as usize, from);
         }
-        map
+        maps
     }
 
     /// Whether the attack of the piece on `attacker` on the piece on `target` threatens
     /// material loss: a check, an undefended target, or a cheaper attacker.
     fn is_threat(&self, attacker: Cell, target: Cell) -> bool {
         let (Some(a), Some(t)) = (self.piece_at(attacker), self.piece_at(target)) else { return false };
-        t.role == Role::King
-            || value(a.role) < value(t.role)
-            || !self.is_attacked(target, self.store.pieces_of(t.player), self.store.occupied())
+        t.role == Role::King || value(a.role) < value(t.role) || !self.is_defended(target, t.player)
+    }
+
+    /// Whether a piece of its own `owner` defends the piece on `target`.
+    fn is_defended(&self, target: Cell, owner: Player) -> bool {
+        self.is_attacked(target, self.store.pieces_of(owner), self.store.occupied())
     }
 
     /// Whether some piece of `by` threatens the piece on `target` with material loss.
     fn is_threatened_by(&self, by: Player, target: Cell) -> bool {
         let attackers = self.attacking_cells(target, self.store.pieces_of(by), self.store.occupied());
-        attackers.into_iter().any(|a| self.is_threat(a, target))
+        let Some(t) = self.piece_at(target) else { return false };
+        let cheaper = |a| self.piece_at(a).is_some_and(|a| value(a.role) < value(t.role));
+        !attackers.is_empty()
+            && (t.role == Role::King || attackers.into_iter().any(cheaper) || !self.is_defended(target, t.player))
     }
 
-    /// The pieces of `victim` that `by` threatens with material loss (§1.13 step 1).
-    fn threat_targets(&self, by: Player, victim: Player) -> CellSet {
-        (self.store.pieces_of(victim) & self.attack_map(by))
-            .into_iter()
-            .filter(|&target| self.is_threatened_by(by, target))
-            .collect()
+    /// The pieces of `victim` that the pieces whose attacks `maps` holds threaten with
+    /// material loss (§1.13 step 1): the same test as `is_threat`, on all attackers at once.
+    fn threatened(&self, maps: &AttackMaps, victim: Player) -> CellSet {
+        let victims = self.store.pieces_of(victim);
+        let threatened = |&target: &Cell| {
+            let role = self.store.piece_at(target).expect("a piece of the victim").role;
+            role == Role::King || maps.cheaper_than(value(role)).contains(target) || !self.is_defended(target, victim)
+        };
+        (victims & maps.all()).into_iter().filter(threatened).collect()
     }
 
     /// The material-loss threats of `by` against `victim` (§1.13 step 1), with the mate threat.
     pub(super) fn threats(&self, by: Player, victim: Player) -> Threats {
-        let mate = self.rules.detect_mate_threat && self.has_mating_move(by, victim);
-        Threats { targets: self.threat_targets(by, victim), mate }
+        self.threats_of(&self.attack_maps(self.store.pieces_of(by)), by, victim)
     }
 
-    /// Every (attacker, target) threat pair against `victim`, from both other players.
-    fn threat_pairs_against(&self, victim: Player) -> ThreatPairs {
-        let mut pairs = ThreatPairs::new();
-        let others = self.others_pieces(victim);
-        for target in self.store.pieces_of(victim) {
-            for attacker in self.attacking_cells(target, others, self.store.occupied()) {
-                if self.is_threat(attacker, target) && !pairs.is_full() {
-                    pairs.push((attacker, target));
-                }
-            }
-        }
-        pairs
+    /// `threats`, with the attacks of `by` mapped already.
+    fn threats_of(&self, maps: &AttackMaps, by: Player, victim: Player) -> Threats {
+        let mate = self.rules.detect_mate_threat && self.has_mating_move(by, victim);
+        Threats { targets: self.threatened(maps, victim), mate }
+    }
+
+    /// Whether the pieces on `attacker` and `target` are a threat pair against `victim`: the
+    /// target is his, the attacker another player's, and its attack threatens material loss.
+    fn is_threat_pair(&self, attacker: Cell, target: Cell, victim: Player) -> bool {
+        self.store.pieces_of(victim).contains(target)
+            && self.others_pieces(victim).contains(attacker)
+            && self.reach(self.store.code(attacker) as usize, attacker).contains(target)
+            && self.is_threat(attacker, target)
     }
 
     /// Whether `by`, moving now, has a move after which `victim` is in check with no action.
@@ -160,19 +217,62 @@ impl SanninPosition {
         })
     }
 
+    /// The threats that stand before `mover` acts: remembered in the position for the player
+    /// to move, once `note_standing_threats` has run.
+    fn standing_threats(&self, mover: Player) -> StandingThreats {
+        match self.standing_threats.get() {
+            Some(&standing) if standing.mover == mover => standing,
+            _ => self.find_standing_threats(mover),
+        }
+    }
+
+    /// Remembers the threats that stand before the player to move acts, when the alliance
+    /// detector will need them.
+    pub(super) fn note_standing_threats(&self) {
+        if self.alliance_possible() {
+            self.standing_threats.get_or_init(|| self.find_standing_threats(self.to_move));
+        }
+    }
+
+    fn find_standing_threats(&self, mover: Player) -> StandingThreats {
+        let maps = self.attack_maps(self.store.pieces_of(mover));
+        StandingThreats {
+            mover,
+            against_mover: self.threatened(&self.attack_maps(self.others_pieces(mover)), mover),
+            by_mover: ByPlayer::new(|victim| {
+                if victim == mover || !self.active.contains(victim) {
+                    return Threats::default();
+                }
+                self.threats_of(&maps, mover, victim)
+            }),
+            screens: self.line_screens(mover),
+        }
+    }
+
+    /// `line_screens`, remembered or not.
+    pub(super) fn screens(&self, mover: Player) -> CellSet {
+        match self.standing_threats.get() {
+            Some(standing) if standing.mover == mover => standing.screens,
+            _ => self.line_screens(mover),
+        }
+    }
+
     /// Whether `m` by `mover`, played from this position into `after`, removed a threat
-    /// against its maker or answered a check (§1.13 step 4).
+    /// against its maker or answered a check (§1.13 step 4). A threat is removed when one of
+    /// its (attacker, target) pairs is no threat pair after the move.
     pub(super) fn is_defensive(&self, after: &SanninPosition, mover: Player) -> bool {
-        if self.in_check(mover) {
+        let against_mover = self.standing_threats(mover).against_mover;
+        // In check: his king is attacked, and an attacked king is always threatened.
+        if self.kings[mover].is_some_and(|king| against_mover.contains(king)) {
             return true;
         }
-        let before_pairs = self.threat_pairs_against(mover);
-        if before_pairs.is_empty() && !self.rules.detect_mate_threat {
-            return false;
-        }
-        let after_pairs = after.threat_pairs_against(mover);
-        if before_pairs.iter().any(|pair| !after_pairs.contains(pair)) {
-            return true;
+        let others = self.others_pieces(mover);
+        for target in against_mover {
+            for attacker in self.attacking_cells(target, others, self.store.occupied()) {
+                if self.is_threat(attacker, target) && !after.is_threat_pair(attacker, target, mover) {
+                    return true;
+                }
+            }
         }
         self.rules.detect_mate_threat
             && mover
@@ -183,44 +283,38 @@ impl SanninPosition {
 
     /// The threats `mover`'s action created against each other player.
     pub(super) fn new_threats(&self, after: &SanninPosition, mover: Player) -> ByPlayer<Threats> {
+        let before = self.standing_threats(mover).by_mover;
+        let maps = after.attack_maps(after.store.pieces_of(mover));
         ByPlayer::new(|victim| {
             if victim == mover || !after.active.contains(victim) {
                 return Threats::default();
             }
-            self.new_threats_against(after, mover, victim)
+            after.threats_of(&maps, mover, victim).since(before[victim])
         })
     }
 
     fn new_threats_against(&self, after: &SanninPosition, mover: Player, victim: Player) -> Threats {
-        let before = self.threats(mover, victim);
-        let now = after.threats(mover, victim);
-        Threats { targets: now.targets - before.targets, mate: now.mate && !before.mate }
+        after.threats(mover, victim).since(self.standing_threats(mover).by_mover[victim])
     }
 
     /// §1.13 step 2: `m` by `mover` (from this position into `after`) cleared a line so that a
     /// second player's ranging piece now threatens a piece of the third that it did not threaten
     /// before. Each such line is a candidate, offered to `best`.
     fn discovered_attacks(&self, after: &SanninPosition, m: Move, mover: Player, best: &mut Option<Candidate>) {
+        // A move's cell opens a line only if it screens one (`line_screens`).
         let cleared: CellSet = match m {
-            Move::Normal { from, .. } => CellSet::from_cell(from),
+            Move::Normal { from, .. } => CellSet::from_cell(from) & self.screens(mover),
             Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
             Move::Drop { .. } | Move::Pass => CellSet::EMPTY,
         };
-        let grid = after.tables.grid;
         for cell in cleared {
             for hour in Hour::ALL {
-                let Some(attacker) = grid.first_on_ray(cell, hour, after.store.occupied()) else { continue };
-                let Some(target) = grid.first_on_ray(cell, hour.opposite(), after.store.occupied()) else { continue };
-                let (Some(a), Some(t)) = (after.piece_at(attacker), after.piece_at(target)) else { continue };
-                if a.player == mover || t.player == mover || a.player == t.player {
-                    continue;
-                }
+                let Some((attacker, a, target, t)) = after.line_through(cell, hour, mover) else { continue };
                 // The opened line must itself be a threat. That is a shortcut, not a narrowing: a
                 // target that the move newly exposes to W is always threatened by the opened line
                 // too. It also proves the target threatened after the move, so the threat is new
                 // exactly when W did not threaten it before (the victim's pieces stood still).
-                let code = after.store.code(attacker) as usize;
-                if !after.tables.range_hours[code].contains(hour.opposite()) || !after.is_threat(attacker, target) {
+                if !after.is_threat(attacker, target) {
                     continue;
                 }
                 if self.is_threatened_by(a.player, target) {
@@ -238,20 +332,88 @@ impl SanninPosition {
         }
     }
 
+    /// The ranging piece on `hour`'s side of `cell` that ranges back across it, and the piece on
+    /// the other side, when they belong to two different players other than `mover` and nothing
+    /// else stands between them and `cell`: the line that emptying `cell` opens.
+    fn line_through(&self, cell: Cell, hour: Hour, mover: Player) -> Option<(Cell, Piece, Cell, Piece)> {
+        let grid = self.tables.grid;
+        let attacker = grid.first_on_ray(cell, hour, self.store.occupied())?;
+        let target = grid.first_on_ray(cell, hour.opposite(), self.store.occupied())?;
+        let (a, t) = (self.piece_at(attacker)?, self.piece_at(target)?);
+        let ranges_across = self.tables.range_hours[self.store.code(attacker) as usize].contains(hour.opposite());
+        (a.player != mover && t.player != mover && a.player != t.player && ranges_across).then_some((attacker, a, target, t))
+    }
+
+    /// The pieces of `mover` that each stand alone on a line between a ranging piece of another
+    /// player, ranging along it, and a piece of the third: the pieces whose move opens a line
+    /// (`line_through`, seen from the ranging piece).
+    fn line_screens(&self, mover: Player) -> CellSet {
+        let grid = self.tables.grid;
+        let occupied = self.store.occupied();
+        let own = self.store.pieces_of(mover);
+        let mut screens = CellSet::EMPTY;
+        let [next, last] = mover.others3();
+        for (owner, third) in [(next, last), (last, next)] {
+            let third = self.store.pieces_of(third);
+            for ranger in self.store.pieces_of(owner) {
+                for hour in self.tables.range_hours[self.store.code(ranger) as usize].iter() {
+                    let ray = grid.ray(ranger, hour);
+                    if (ray & own).is_empty() || (ray & third).is_empty() {
+                        continue;
+                    }
+                    let Some(screen) = grid.first_on_ray(ranger, hour, occupied) else { continue };
+                    if own.contains(screen) && grid.first_on_ray(screen, hour, occupied).is_some_and(|c| third.contains(c)) {
+                        screens.insert(screen);
+                    }
+                }
+            }
+        }
+        screens
+    }
+
+    /// Whether `detect_alliance` could find a candidate for `m` by `mover`: a cheap test that
+    /// every candidate passes, for the move generator to skip the detector. `dual` is whether
+    /// this position allows a dual attack at all (`dual_attack_opening`); `screens` is
+    /// `line_screens`. A discovered attack needs the move to leave a cell on a line between two
+    /// other players' pieces: the cells beyond it stay as they are, and a piece of `mover`
+    /// arriving on the line closes it.
+    pub(super) fn could_form_alliance(m: Move, dual: bool, screens: CellSet) -> bool {
+        dual || match m {
+            Move::Normal { from, .. } => screens.contains(from),
+            Move::Illuminate { .. } => true,
+            Move::Drop { .. } | Move::Pass => false,
+        }
+    }
+
+    /// Whether some action of `mover` could form an alliance: `could_form_alliance` for all of
+    /// them at once.
+    pub(super) fn some_action_could_form_alliance(&self, mover: Player) -> bool {
+        self.dual_attack_opening(mover).is_some() || !self.screens(mover).is_empty() || self.may_illuminate(mover)
+    }
+
+    /// The first half of a dual attack that `mover`'s action could complete (§1.13 step 3): the
+    /// previous action, when it was another player's, no defence, and made a threat on the
+    /// third player.
+    pub(super) fn dual_attack_opening(&self, mover: Player) -> Option<DualAttackOpening> {
+        let last = self.last_action?;
+        let partner = last.mover;
+        if partner == mover || last.defensive {
+            return None;
+        }
+        let victim = mover.others3().into_iter().find(|&p| p != partner)?;
+        let threats = last.new_threats[victim];
+        let opening = DualAttackOpening { partner, victim, threats, mv: last.mv };
+        (!threats.targets.is_empty() || threats.mate).then_some(opening)
+    }
+
     /// §1.13 step 3: the previous player's action made a threat against the third player that
     /// still stands, `mover`'s action made another against a different target, and no reply of
     /// the third player parries both. The pair of threats found is a candidate, offered to `best`.
     fn dual_attack(&self, after: &SanninPosition, m: Move, mover: Player, best: &mut Option<Candidate>) {
-        let Some(last) = self.last_action else { return };
-        let partner = last.mover;
-        if partner == mover || last.defensive {
+        let Some(DualAttackOpening { partner, victim, threats: earlier, mv: earlier_move }) = self.dual_attack_opening(mover)
+        else {
             return;
-        }
-        let Some(victim) = mover.others3().into_iter().find(|&p| p != partner) else { return };
-        let earlier = last.new_threats[victim];
-        if earlier.targets.is_empty() && !earlier.mate {
-            return;
-        }
+        };
         let standing = after.threats(partner, victim);
         let first = Threats { targets: earlier.targets & standing.targets, mate: earlier.mate && standing.mate };
         if first.targets.is_empty() && !first.mate {
@@ -288,7 +450,7 @@ impl SanninPosition {
         let formation = AllianceFormation {
             allies: PlayerSet::of(&[partner, mover]),
             against: victim,
-            cause: AllianceCause::DualAttack { earlier_move: last.mv },
+            cause: AllianceCause::DualAttack { earlier_move },
             targets: a.into_iter().chain(b).collect(),
             move_: m,
         };

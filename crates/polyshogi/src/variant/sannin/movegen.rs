@@ -48,6 +48,7 @@ impl SanninPosition {
     /// Every legal action of the player to move.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
+        self.note_standing_threats();
         self.generate_for(self.to_move, out, 0);
         // Only here, at the top: the rule never empties a player's choice, so the nested
         // "has he any legal action" tests need not know of it.
@@ -57,15 +58,17 @@ impl SanninPosition {
     }
 
     /// How many legal actions `legal_moves` would list. Counted without listing unless a rule
-    /// takes moves out of the list afterwards (the compulsory-alliance check, mate parries).
+    /// may take moves out of the list afterwards: mate parries, or the compulsory-alliance
+    /// check when some action could form an alliance at all.
     pub fn legal_move_count(&self) -> usize {
-        if self.rules.must_parry_mate_threat || self.alliance_possible() {
+        let mover = self.to_move;
+        if self.rules.must_parry_mate_threat || self.alliance_possible() && self.some_action_could_form_alliance(mover) {
             let mut moves = MoveList::new();
             self.legal_moves(&mut moves);
             return moves.len();
         }
         let mut count = MoveCount::default();
-        self.generate_unfiltered(self.to_move, &mut count, 0);
+        self.generate_unfiltered(mover, &mut count, 0);
         count.0
     }
 
@@ -143,6 +146,8 @@ impl SanninPosition {
                 }
             }
         }
+        let dual = self.dual_attack_opening(mover).is_some();
+        let screens = if dual { CellSet::EMPTY } else { self.screens(mover) };
         let mut index = first_new;
         while index < out.len() {
             let m = out[index];
@@ -153,7 +158,10 @@ impl SanninPosition {
                 Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
                 Move::Pass => CellSet::EMPTY,
             };
-            if (touched & near_kings).is_empty() || !self.forms_alliance_with_checked_player(m, mover, standing_check) {
+            if (touched & near_kings).is_empty()
+                || !Self::could_form_alliance(m, dual, screens)
+                || !self.forms_alliance_with_checked_player(m, mover, standing_check)
+            {
                 index += 1;
             } else {
                 out.remove(index);
@@ -340,12 +348,18 @@ impl SanninPosition {
         }
     }
 
+    /// Whether `mover`'s king is promoted and ready to illuminate.
+    pub(super) fn may_illuminate(&self, mover: Player) -> bool {
+        let king = self.kings[mover].and_then(|k| self.piece_at(k));
+        king.is_some_and(|k| k.promoted) && self.illumination_ready[mover]
+    }
+
     /// §1.11: a promoted king may, instead of moving, remove the first piece on any of its
     /// rays that belongs to another player, is not a king and is attacked by neither other
     /// player (protection judged before the action).
     fn generate_illuminations(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
         let king = safety.king;
-        if !self.piece_at(king).is_some_and(|k| k.promoted) || !self.illumination_ready[mover] {
+        if !self.may_illuminate(mover) {
             return;
         }
         let grid = self.tables.grid;

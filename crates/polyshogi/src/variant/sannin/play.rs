@@ -18,6 +18,8 @@ impl SanninPosition {
     pub fn play_unchecked(&mut self, m: Move) -> Events {
         let mover = self.to_move;
         let mut events = Events::new();
+        // Noted before the copy, so that the detector's two uses of them share one search.
+        self.note_standing_threats();
         let before = self.alliance_possible().then(|| self.clone());
         self.apply_pieces(m, mover);
         self.plies += 1;

@@ -2,10 +2,11 @@
 //! unchecked `SanninSetup` by a validating constructor; plus attack detection.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
-use super::alliance::LastAction;
+use super::alliance::{LastAction, StandingThreats};
 use super::key::SanninKeys;
 use super::rules::{PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, SanninTables};
@@ -149,6 +150,12 @@ pub struct SanninPosition {
     /// Players in the order they left the game, with the ply they left at (players who left
     /// together share a place).
     pub(super) eliminations: ArrayVec<(Player, u32), 3>,
+    /// The threats that stand before the player to move acts, noted by `legal_moves` for the
+    /// alliance detector, since the actions listed are usually played next and each compares
+    /// the threats after it with these. Every change to the board (`apply_pieces`,
+    /// `promote_in_place`, `eliminate`) forgets them; the rest of a move's changes come
+    /// between that and the next `legal_moves`.
+    pub(super) standing_threats: OnceLock<StandingThreats>,
 }
 
 impl SanninPosition {
@@ -182,6 +189,7 @@ impl SanninPosition {
             proposal: None,
             accepted: PlayerSet::EMPTY,
             eliminations: ArrayVec::new(),
+            standing_threats: OnceLock::new(),
         };
         for p in Player::ALL {
             pos.store.set_hand(p, setup.hands[p]);
@@ -448,6 +456,7 @@ impl SanninPosition {
 
     /// Makes the move's changes to the board and hands only: no legality check, no turn logic.
     pub(super) fn apply_pieces(&mut self, m: Move, mover: Player) {
+        self.standing_threats.take();
         match m {
             Move::Normal { from, to, promote } => {
                 let mut piece = self.store.clear(from).expect("a move starts from a piece");
@@ -482,6 +491,7 @@ impl SanninPosition {
     /// Turns the piece on `cell` over to its promoted side, where it has one.
     pub(super) fn promote_in_place(&mut self, cell: Cell) {
         if let Some(piece) = self.piece_at(cell).filter(|p| !p.promoted && can_ever_promote(p.role)) {
+            self.standing_threats.take();
             self.store.clear(cell);
             self.store.put(cell, Piece { promoted: true, ..piece });
         }
@@ -489,6 +499,7 @@ impl SanninPosition {
 
     /// Removes a player from the game: his pieces leave the board and his hand is discarded.
     pub(super) fn eliminate(&mut self, player: Player) {
+        self.standing_threats.take();
         for cell in self.store.pieces_of(player) {
             self.store.clear(cell);
         }
