@@ -39,6 +39,10 @@ pub struct HexGrid {
     lookup: Vec<Option<Cell>>,
     steps: Vec<[Option<Cell>; 12]>,
     rays: Vec<[CellSet; 12]>,
+    /// Every cell on one of a cell's twelve rays.
+    lines: Vec<CellSet>,
+    /// The first cell of each of a cell's twelve rays.
+    next_door: Vec<CellSet>,
     /// The hour of the ray from one cell that holds another, by `from × len + to`
     /// (`NO_RAY` when none does).
     hours_towards: Vec<u8>,
@@ -68,6 +72,8 @@ impl HexGrid {
             lookup,
             steps: Vec::new(),
             rays: Vec::new(),
+            lines: Vec::new(),
+            next_door: Vec::new(),
             hours_towards: Vec::new(),
             all: CellSet::EMPTY,
         };
@@ -96,6 +102,8 @@ impl HexGrid {
                 })
             })
             .collect();
+        grid.lines = grid.cells().map(|cell| Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h))).collect();
+        grid.next_door = grid.cells().map(|cell| Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect()).collect();
         let len = grid.len();
         let mut hours_towards = vec![NO_RAY; len * len];
         for from in grid.cells() {
@@ -176,6 +184,18 @@ impl HexGrid {
     #[inline]
     pub fn ray(&self, cell: Cell, hour: Hour) -> CellSet {
         self.rays[cell.usize()][hour.index()]
+    }
+
+    /// Every cell on one of the twelve rays from `cell`: the cells that share a line with it.
+    #[inline]
+    pub fn lines(&self, cell: Cell) -> CellSet {
+        self.lines[cell.usize()]
+    }
+
+    /// The first cell of each of the twelve rays from `cell`.
+    #[inline]
+    pub fn next_door(&self, cell: Cell) -> CellSet {
+        self.next_door[cell.usize()]
     }
 
     /// True when cell indices grow along rays in `hour`.

@@ -65,7 +65,7 @@ impl HexShogiPosition {
         // move, which proves it at once when the king is not in check.
         let enemy = self.opponent(mover);
         if !self.attacked_by(king, enemy, self.store.pieces_of(enemy), self.store.occupied()) {
-            for from in own.without(king) - self.tables.lines[king.usize()] {
+            for from in own.without(king) - self.tables.grid.lines(king) {
                 if !(self.reach(self.store.code(from) as usize, from) - own).is_empty() {
                     return true;
                 }
@@ -209,14 +209,14 @@ impl HexShogiPosition {
         let enemies = self.store.pieces_of(enemy);
         let k = king.usize();
         let mut checkers = tables.knight_sources[enemy][k] & enemies & self.knights;
-        for near in tables.near_cells[k] & enemies {
+        for near in grid.next_door(king) & enemies {
             if self.attacks_next_door(near, king) {
                 checkers.insert(near);
             }
         }
         let mut pinned = CellSet::EMPTY;
         let mut pin_lines = ArrayVec::new();
-        let far = tables.lines[k] & enemies & self.rangers;
+        let far = grid.lines(king) & enemies & self.rangers;
         if !far.is_empty() {
             for hour in Hour::ALL {
                 let ray = grid.ray(king, hour);

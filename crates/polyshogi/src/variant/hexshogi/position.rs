@@ -409,17 +409,16 @@ impl HexShogiPosition {
     #[inline]
     pub(super) fn attacked_by(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> bool {
         let tables = self.tables;
-        let t = target.usize();
-        if !(tables.knight_sources[attacker][t] & attackers & self.knights).is_empty() {
+        let grid = tables.grid;
+        if !(tables.knight_sources[attacker][target.usize()] & attackers & self.knights).is_empty() {
             return true;
         }
-        if (tables.near_cells[t] & attackers).into_iter().any(|near| self.attacks_next_door(near, target)) {
+        if (grid.next_door(target) & attackers).into_iter().any(|near| self.attacks_next_door(near, target)) {
             return true;
         }
         // Each ranging piece on one of the target's lines, along the one ray that joins them:
         // usually fewer than the twelve rays.
-        let grid = tables.grid;
-        (tables.lines[t] & attackers & self.rangers).into_iter().any(|ranger| {
+        (grid.lines(target) & attackers & self.rangers).into_iter().any(|ranger| {
             let hour = grid.hour_towards(target, ranger).expect("a cell on one of the target's lines");
             tables.range_hours[self.store.code(ranger) as usize].contains(hour.opposite())
                 && grid.first_on_ray(target, hour, occupied) == Some(ranger)

@@ -152,15 +152,10 @@ pub struct HexShogiTables {
     pub range_hours: [HourSet; CODES],
     /// Screen hours in which the piece attacks the first cell of the ray (steps and ranges).
     pub near_hours: [HourSet; CODES],
-    /// The first cell of each of the twelve rays from a cell.
-    pub near_cells: [CellSet; 128],
     /// The cells from which a player's unpromoted knight attacks a cell.
     pub knight_sources: ByPlayer<[CellSet; 128]>,
     /// The cells from which a player's unpromoted pawn attacks a cell.
     pub pawn_sources: ByPlayer<[CellSet; 128]>,
-    /// Every cell on one of the twelve rays from a cell: a piece elsewhere can never shield
-    /// a king standing there.
-    pub lines: [CellSet; 128],
     /// Two players: the opponent's four first ranks (30 cells); three: the three far ranks
     /// of one's own frame (21 cells).
     pub promotion_zone: ByPlayer<CellSet>,
@@ -228,12 +223,6 @@ impl HexShogiTables {
             })
         };
         let knight_sources = sources(Role::Knight);
-        let mut lines = [CellSet::EMPTY; 128];
-        let mut near_cells = [CellSet::EMPTY; 128];
-        for cell in grid.cells() {
-            lines[cell.usize()] = Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h));
-            near_cells[cell.usize()] = Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect();
-        }
         let pawn_sources = sources(Role::Pawn);
         // A player's far ranks lie toward the board edge his 12 o'clock points at.
         let band = |player: Player, depth: i8| grid.band(Hour::new(forward[player]), depth);
@@ -278,10 +267,8 @@ impl HexShogiTables {
             step_targets,
             range_hours,
             near_hours,
-            near_cells,
             knight_sources,
             pawn_sources,
-            lines,
             promotion_zone,
             dead_cells,
             start,

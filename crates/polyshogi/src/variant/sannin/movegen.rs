@@ -467,10 +467,7 @@ impl SanninPosition {
                 }
                 let grid = self.tables.grid;
                 let own = self.store.pieces_of(mover).without(from);
-                Hour::ALL
-                    .into_iter()
-                    .find(|&hour| grid.ray(king, hour).contains(from))
-                    .is_some_and(|hour| self.attacker_on_ray(king, hour, own, occupied).is_some())
+                grid.hour_towards(king, from).is_some_and(|hour| self.attacker_on_ray(king, hour, own, occupied).is_some())
             }
             Move::Drop { role, to } => {
                 let code = code_of(Piece { player: mover, role, promoted: false }) as usize;

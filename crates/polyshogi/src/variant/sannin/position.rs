@@ -129,8 +129,11 @@ impl std::error::Error for PositionError {}
 pub struct SanninPosition {
     pub(super) tables: &'static SanninTables,
     pub(super) rules: SanninRules,
-    /// Board and hands, with their Zobrist hash.
+    /// Board and hands, with their Zobrist hash. The board changes only through `put` and
+    /// `clear`, which keep `rangers` and `standing_threats` in step with it.
     pub(super) store: PieceStore<SanninKeys>,
+    /// The cells of pieces that range in some direction, for the attack tests.
+    pub(super) rangers: CellSet,
     pub(super) kings: ByPlayer<Option<Cell>>,
     pub(super) to_move: Player,
     pub(super) active: PlayerSet,
@@ -152,9 +155,8 @@ pub struct SanninPosition {
     pub(super) eliminations: ArrayVec<(Player, u32), 3>,
     /// The threats that stand before the player to move acts, noted by `legal_moves` for the
     /// alliance detector, since the actions listed are usually played next and each compares
-    /// the threats after it with these. Every change to the board (`apply_pieces`,
-    /// `promote_in_place`, `eliminate`) forgets them; the rest of a move's changes come
-    /// between that and the next `legal_moves`.
+    /// the threats after it with these. Every change to the board forgets them; the rest of a
+    /// move's changes come between that and the next `legal_moves`.
     pub(super) standing_threats: OnceLock<StandingThreats>,
 }
 
@@ -176,6 +178,7 @@ impl SanninPosition {
             tables,
             rules,
             store: PieceStore::new(),
+            rangers: CellSet::EMPTY,
             kings: ByPlayer::default(),
             to_move: setup.to_move,
             active: PlayerSet::of(&Player::ALL),
@@ -228,7 +231,7 @@ impl SanninPosition {
                 pos.kings[piece.player] = Some(cell);
             }
             role_counts[piece.role.index()] += 1;
-            pos.store.put(cell, piece);
+            pos.put(cell, piece);
         }
         for p in Player::ALL {
             let expected = usize::from(pos.active.contains(p));
@@ -385,16 +388,43 @@ impl SanninPosition {
     }
 
     /// True when some piece standing on a cell of `attackers` attacks `target`, with the board
-    /// occupied as `occupied` says. Works ray by ray from the target: the first piece met on a
-    /// ray attacks along it if it ranges back that way, or steps back that way from one away.
+    /// occupied as `occupied` says: a piece next door that steps or ranges onto it, or a
+    /// ranging piece further along a line with nothing between.
     #[inline]
     pub(super) fn is_attacked(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> bool {
-        Hour::ALL.into_iter().any(|hour| self.attacker_on_ray(target, hour, attackers, occupied).is_some())
+        let grid = self.tables.grid;
+        (grid.next_door(target) & attackers).into_iter().any(|near| self.attacks_next_door(near, target))
+            || (grid.lines(target) & attackers & self.rangers)
+                .into_iter()
+                .any(|ranger| self.ranges_onto(ranger, target, occupied))
     }
 
     /// The cells of `attackers` whose pieces attack `target` (see `is_attacked`).
     pub(super) fn attacking_cells(&self, target: Cell, attackers: CellSet, occupied: CellSet) -> CellSet {
-        Hour::ALL.into_iter().filter_map(|hour| self.attacker_on_ray(target, hour, attackers, occupied)).collect()
+        let grid = self.tables.grid;
+        let near = (grid.next_door(target) & attackers).into_iter().filter(|&near| self.attacks_next_door(near, target));
+        let far = (grid.lines(target) & attackers & self.rangers)
+            .into_iter()
+            .filter(|&ranger| self.ranges_onto(ranger, target, occupied));
+        near.chain(far).collect()
+    }
+
+    /// Whether the piece on `near`, the first cell of one of `target`'s rays, attacks `target`:
+    /// by a step, or by the first cell of a range.
+    #[inline]
+    fn attacks_next_door(&self, near: Cell, target: Cell) -> bool {
+        let hour = self.tables.grid.hour_towards(near, target).expect("a cell next door shares a ray");
+        self.tables.near_hours[self.store.code(near) as usize].contains(hour)
+    }
+
+    /// Whether the ranging piece on `ranger`, on one of `target`'s lines, ranges onto it along
+    /// the ray that joins them, with nothing between as `occupied` says.
+    #[inline]
+    fn ranges_onto(&self, ranger: Cell, target: Cell, occupied: CellSet) -> bool {
+        let grid = self.tables.grid;
+        let hour = grid.hour_towards(target, ranger).expect("a cell on one of the target's lines");
+        self.tables.range_hours[self.store.code(ranger) as usize].contains(hour.opposite())
+            && grid.first_on_ray(target, hour, occupied) == Some(ranger)
     }
 
     /// The cells a piece of cell code `code` on `from` attacks: its steps, and along each of
@@ -405,10 +435,9 @@ impl SanninPosition {
         tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
-    /// The piece of `attackers` attacking `target` from direction `hour`, if any. Always
-    /// inlined: it is the inner loop of every attack test, and left to itself the compiler
-    /// sometimes keeps it out of line, which costs the move generator about a tenth.
-    #[inline(always)]
+    /// The piece of `attackers` attacking `target` from direction `hour`, if any: the first
+    /// piece on that ray, if it steps back from next door or ranges back.
+    #[inline]
     pub(super) fn attacker_on_ray(&self, target: Cell, hour: Hour, attackers: CellSet, occupied: CellSet) -> Option<Cell> {
         let grid = self.tables.grid;
         if (grid.ray(target, hour) & attackers).is_empty() {
@@ -456,11 +485,10 @@ impl SanninPosition {
 
     /// Makes the move's changes to the board and hands only: no legality check, no turn logic.
     pub(super) fn apply_pieces(&mut self, m: Move, mover: Player) {
-        self.standing_threats.take();
         match m {
             Move::Normal { from, to, promote } => {
-                let mut piece = self.store.clear(from).expect("a move starts from a piece");
-                if let Some(captured) = self.store.clear(to) {
+                let mut piece = self.clear(from).expect("a move starts from a piece");
+                if let Some(captured) = self.clear(to) {
                     self.store.add_to_hand(mover, captured.role);
                 }
                 if piece.role == Role::King {
@@ -471,15 +499,15 @@ impl SanninPosition {
                     }
                 }
                 piece.promoted |= promote;
-                self.store.put(to, piece);
+                self.put(to, piece);
             }
             Move::Drop { role, to } => {
                 self.store.take_from_hand(mover, role);
-                self.store.put(to, Piece { player: mover, role, promoted: false });
+                self.put(to, Piece { player: mover, role, promoted: false });
             }
             Move::Illuminate { from, rays } => {
                 for target in self.illumination_targets(from, rays) {
-                    if let Some(captured) = self.store.clear(target) {
+                    if let Some(captured) = self.clear(target) {
                         self.store.add_to_hand(mover, captured.role);
                     }
                 }
@@ -488,20 +516,34 @@ impl SanninPosition {
         }
     }
 
+    /// Puts `piece` on the empty `cell`.
+    fn put(&mut self, cell: Cell, piece: Piece) {
+        let code = self.store.put(cell, piece);
+        if !self.tables.range_hours[code as usize].is_empty() {
+            self.rangers.insert(cell);
+        }
+        self.standing_threats.take();
+    }
+
+    /// Empties `cell`, returning what stood there.
+    fn clear(&mut self, cell: Cell) -> Option<Piece> {
+        self.rangers.remove(cell);
+        self.standing_threats.take();
+        self.store.clear(cell)
+    }
+
     /// Turns the piece on `cell` over to its promoted side, where it has one.
     pub(super) fn promote_in_place(&mut self, cell: Cell) {
         if let Some(piece) = self.piece_at(cell).filter(|p| !p.promoted && can_ever_promote(p.role)) {
-            self.standing_threats.take();
-            self.store.clear(cell);
-            self.store.put(cell, Piece { promoted: true, ..piece });
+            self.clear(cell);
+            self.put(cell, Piece { promoted: true, ..piece });
         }
     }
 
     /// Removes a player from the game: his pieces leave the board and his hand is discarded.
     pub(super) fn eliminate(&mut self, player: Player) {
-        self.standing_threats.take();
         for cell in self.store.pieces_of(player) {
-            self.store.clear(cell);
+            self.clear(cell);
         }
         self.store.set_hand(player, Hand::EMPTY);
         self.kings[player] = None;
@@ -553,5 +595,46 @@ impl fmt::Debug for SanninPosition {
             .field("may_castle", &self.may_castle)
             .field("outcome", &self.outcome)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SanninPosition;
+    use crate::cellset::CellSet;
+    use crate::mv::MoveList;
+    use crate::player::Player;
+    use crate::variant::sannin::SanninRules;
+
+    #[test]
+    fn attacks_seen_from_the_target_are_those_each_piece_reaches() {
+        // `is_attacked` and `attacking_cells` look out from the target; `reach` (and the
+        // detector's attack maps) from each piece. Along random games they must agree on every
+        // cell, and `rangers` must hold exactly the pieces that range.
+        let mut pos = SanninPosition::start(SanninRules::default());
+        let mut moves = MoveList::new();
+        let mut seed = 2026u64;
+        for _ in 0..150 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            let code = |cell| pos.store.code(cell) as usize;
+            let rangers: CellSet = pos.store.occupied().filter(|&c| !pos.tables.range_hours[code(c)].is_empty()).collect();
+            assert_eq!(pos.rangers, rangers);
+            for target in pos.tables.grid.cells() {
+                for player in Player::ALL {
+                    let attackers = pos.store.pieces_of(player);
+                    let reaching: CellSet = attackers.filter(|&from| pos.reach(code(from), from).contains(target)).collect();
+                    assert_eq!(pos.attacking_cells(target, attackers, pos.store.occupied()), reaching, "{target:?} {pos:?}");
+                    assert_eq!(pos.is_attacked(target, attackers, pos.store.occupied()), !reaching.is_empty());
+                }
+            }
+        }
+        assert!(pos.plies() >= 100, "the game ended after {} plies", pos.plies());
     }
 }
