@@ -65,27 +65,26 @@ impl SanninPosition {
 mod tests {
     use super::super::{SanninGame, SanninPosition, SanninRules};
     use crate::mv::MoveList;
+    use crate::splitmix::SplitMix;
 
     #[test]
     fn running_key_equals_recomputed_key_along_a_game() {
         let mut game = SanninGame::new(SanninPosition::start(SanninRules::default()));
         let mut moves = MoveList::new();
-        let mut seed = 12345u64;
+        let mut rng = SplitMix::new(12345);
         for _ in 0..300 {
             game.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            // Prefer captures and drops so that hands fill up.
+            // Prefer captures so that hands fill up.
             let pos = game.position();
+            let prefer_capture = rng.below(3) == 0;
             let pick = moves
                 .iter()
                 .copied()
-                .find(|m| matches!(m, crate::Move::Normal { to, .. } if pos.piece_at(*to).is_some() && seed.is_multiple_of(3)))
-                .unwrap_or(moves[(seed % moves.len() as u64) as usize]);
+                .find(|m| prefer_capture && matches!(m, crate::Move::Normal { to, .. } if pos.piece_at(*to).is_some()))
+                .unwrap_or(moves[rng.below(moves.len())]);
             game.play_unchecked(pick);
             let pos = game.position();
             assert_eq!(pos.store.material_key(), pos.recomputed_material_key());

@@ -604,6 +604,7 @@ mod tests {
     use crate::cellset::CellSet;
     use crate::mv::MoveList;
     use crate::player::Player;
+    use crate::splitmix::SplitMix;
     use crate::variant::sannin::SanninRules;
 
     #[test]
@@ -613,16 +614,13 @@ mod tests {
         // cell, and `rangers` must hold exactly the pieces that range.
         let mut pos = SanninPosition::start(SanninRules::default());
         let mut moves = MoveList::new();
-        let mut seed = 2026u64;
+        let mut rng = SplitMix::new(2026);
         for _ in 0..150 {
             pos.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
             let code = |cell| pos.store.code(cell) as usize;
             let rangers: CellSet = pos.store.occupied().filter(|&c| !pos.tables.range_hours[code(c)].is_empty()).collect();
             assert_eq!(pos.rangers, rangers);
