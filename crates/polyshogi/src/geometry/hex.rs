@@ -198,6 +198,21 @@ impl HexGrid {
         self.next_door[cell.usize()]
     }
 
+    /// Whether a piece on `near`, the first cell of one of `target`'s rays, attacks `target`
+    /// when it steps or ranges along `near_hours`.
+    #[inline]
+    pub fn attacks_next_door(&self, near: Cell, target: Cell, near_hours: HourSet) -> bool {
+        near_hours.contains(self.hour_towards(near, target).expect("a cell next door shares a ray"))
+    }
+
+    /// Whether a piece on `ranger`, one of `target`'s lines, ranging along `range_hours`,
+    /// reaches `target` with nothing between as `occupied` says.
+    #[inline]
+    pub fn ranges_onto(&self, ranger: Cell, target: Cell, range_hours: HourSet, occupied: CellSet) -> bool {
+        let hour = self.hour_towards(target, ranger).expect("a cell on one of the target's lines");
+        range_hours.contains(hour.opposite()) && self.first_on_ray(target, hour, occupied) == Some(ranger)
+    }
+
     /// True when cell indices grow along rays in `hour`.
     #[inline]
     pub const fn ray_grows(hour: Hour) -> bool {

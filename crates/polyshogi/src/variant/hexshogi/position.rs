@@ -418,19 +418,16 @@ impl HexShogiPosition {
         }
         // Each ranging piece on one of the target's lines, along the one ray that joins them:
         // usually fewer than the twelve rays.
-        (grid.lines(target) & attackers & self.rangers).into_iter().any(|ranger| {
-            let hour = grid.hour_towards(target, ranger).expect("a cell on one of the target's lines");
-            tables.range_hours[self.store.code(ranger) as usize].contains(hour.opposite())
-                && grid.first_on_ray(target, hour, occupied) == Some(ranger)
-        })
+        (grid.lines(target) & attackers & self.rangers)
+            .into_iter()
+            .any(|ranger| grid.ranges_onto(ranger, target, tables.range_hours[self.store.code(ranger) as usize], occupied))
     }
 
     /// Whether the piece on `near`, the first cell of one of `target`'s rays, attacks `target`:
     /// by a step, or by the first cell of a range.
     #[inline]
     pub(super) fn attacks_next_door(&self, near: Cell, target: Cell) -> bool {
-        let hour = self.tables.grid.hour_towards(near, target).expect("a cell next door shares a ray");
-        self.tables.near_hours[self.store.code(near) as usize].contains(hour)
+        self.tables.grid.attacks_next_door(near, target, self.tables.near_hours[self.store.code(near) as usize])
     }
 
     /// The piece of `rangers` that ranges along `hour`'s ray onto `target`, if any.

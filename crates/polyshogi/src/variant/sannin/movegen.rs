@@ -47,8 +47,13 @@ impl KingSafety {
 impl SanninPosition {
     /// Every legal action of the player to move.
     pub fn legal_moves(&self, out: &mut MoveList) {
-        out.clear();
         self.note_standing_threats();
+        self.list_legal_moves(out);
+    }
+
+    /// `legal_moves` without noting the standing threats, which only actions played need.
+    fn list_legal_moves(&self, out: &mut MoveList) {
+        out.clear();
         self.generate_for(self.to_move, out, 0);
         // Only here, at the top: the rule never empties a player's choice, so the nested
         // "has he any legal action" tests need not know of it.
@@ -64,7 +69,7 @@ impl SanninPosition {
         let mover = self.to_move;
         if self.rules.must_parry_mate_threat || self.alliance_possible() && self.some_action_could_form_alliance(mover) {
             let mut moves = MoveList::new();
-            self.legal_moves(&mut moves);
+            self.list_legal_moves(&mut moves);
             return moves.len();
         }
         let mut count = MoveCount::default();
@@ -141,9 +146,7 @@ impl SanninPosition {
                     standing_check = true;
                     break;
                 }
-                for hour in Hour::ALL {
-                    near_kings |= grid.ray(k, hour);
-                }
+                near_kings |= grid.lines(k);
             }
         }
         let dual = self.dual_attack_opening(mover).is_some();
@@ -199,7 +202,7 @@ impl SanninPosition {
         let ally_king = self.ally_of(mover).and_then(|ally| self.kings[ally]);
         let ally_lines = match ally_king {
             Some(k) if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) => grid.all(),
-            Some(k) => Hour::ALL.into_iter().fold(CellSet::EMPTY, |lines, h| lines | grid.ray(k, h)),
+            Some(k) => grid.lines(k),
             None => CellSet::EMPTY,
         };
         let mut safety = KingSafety {

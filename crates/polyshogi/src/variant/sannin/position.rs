@@ -413,18 +413,14 @@ impl SanninPosition {
     /// by a step, or by the first cell of a range.
     #[inline]
     fn attacks_next_door(&self, near: Cell, target: Cell) -> bool {
-        let hour = self.tables.grid.hour_towards(near, target).expect("a cell next door shares a ray");
-        self.tables.near_hours[self.store.code(near) as usize].contains(hour)
+        self.tables.grid.attacks_next_door(near, target, self.tables.near_hours[self.store.code(near) as usize])
     }
 
     /// Whether the ranging piece on `ranger`, on one of `target`'s lines, ranges onto it along
     /// the ray that joins them, with nothing between as `occupied` says.
     #[inline]
     fn ranges_onto(&self, ranger: Cell, target: Cell, occupied: CellSet) -> bool {
-        let grid = self.tables.grid;
-        let hour = grid.hour_towards(target, ranger).expect("a cell on one of the target's lines");
-        self.tables.range_hours[self.store.code(ranger) as usize].contains(hour.opposite())
-            && grid.first_on_ray(target, hour, occupied) == Some(ranger)
+        self.tables.grid.ranges_onto(ranger, target, self.tables.range_hours[self.store.code(ranger) as usize], occupied)
     }
 
     /// The cells a piece of cell code `code` on `from` attacks: its steps, and along each of
