@@ -11,7 +11,7 @@ use polyshogi::notation::play_text::play_tokens;
 use polyshogi::perft::perft;
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Game, MoveList, Outcome, Rules};
+use polyshogi::{with_game, Game, Outcome, Rules};
 use polyshogi_engine::{Engine, EngineKind, Evaluate, Limits};
 
 /// Positions as (variant, name, rule options, moves from the start). Sannin: the start, the
@@ -138,16 +138,14 @@ pub fn run_playouts(seconds: f64, seed: u64) {
 }
 
 fn random_game<P: Rules>(game: &mut Game<P>, rng: &mut SplitMix, total: &mut Playouts) {
-    let mut moves = MoveList::new();
     let mut plies = 0;
     while game.position().outcome().is_none() && plies < PLAYOUT_SAFETY_CAP {
         if game.position().decision_pending() {
             game.answer_pending(rng.below(2) == 0).expect("a decision is pending");
             continue;
         }
-        moves.clear();
-        game.legal_moves(&mut moves);
-        game.play_unchecked(moves[rng.below(moves.len())]);
+        let m = game.random_legal_move(rng).expect("a game that goes on has a legal action");
+        game.play_unchecked(m);
         plies += 1;
     }
     total.games += 1;

@@ -5,6 +5,7 @@ use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
 use crate::rules::{recurs, IllegalMove, RepetitionRule, Rules};
+use crate::splitmix::SplitMix;
 
 /// An end of play that is not a move: a player who gives up or whose time runs out (both leave
 /// the game as a resignation does), or a draw the players agree.
@@ -139,6 +140,30 @@ impl<P: Rules> Game<P> {
                 (_, fresh) => fresh,
             },
         }
+    }
+
+    /// One of the actions `legal_moves` lists, chosen uniformly at random (random playouts);
+    /// `None` when there is none. The position chooses without listing where the repetition
+    /// rule bans nothing here. Under super-ko a recurring choice is set aside and one is drawn
+    /// from the listed fresh actions instead, which keeps every fresh action equally likely.
+    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        match self.position.repetition_rule() {
+            RepetitionRule::Off | RepetitionRule::ThreefoldDraw => return self.position.random_legal_move(rng),
+            RepetitionRule::InitiatorMustVary => {
+                if !self.keys.contains(&self.position.repetition_key()) {
+                    return self.position.random_legal_move(rng);
+                }
+            }
+            RepetitionRule::Superko => {
+                let m = self.position.random_legal_move(rng)?;
+                if !recurs(&self.position, m, &self.keys) {
+                    return Some(m);
+                }
+            }
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
     }
 
     /// Plays `m` if legal here; the game is unchanged otherwise.

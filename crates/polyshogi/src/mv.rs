@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::piece::Role;
+use crate::splitmix::SplitMix;
 
 /// A set of clock hours, one bit per hour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -194,6 +195,79 @@ impl MoveSink for MoveCount {
 
     fn count(&self) -> usize {
         self.0
+    }
+}
+
+/// Keeps one of the moves a generator finds, chosen uniformly at random, without listing them:
+/// reservoir sampling a set at a time. After `n` moves each is the one kept with chance
+/// `1/n`: a new set of `k` replaces the choice with chance `k/(n+k)`, by one of its own moves
+/// chosen uniformly.
+pub struct MoveSampler<'r> {
+    rng: &'r mut SplitMix,
+    seen: usize,
+    chosen: Option<Move>,
+}
+
+impl<'r> MoveSampler<'r> {
+    pub fn new(rng: &'r mut SplitMix) -> MoveSampler<'r> {
+        MoveSampler { rng, seen: 0, chosen: None }
+    }
+
+    /// The move kept, `None` when none came in.
+    pub fn chosen(&self) -> Option<Move> {
+        self.chosen
+    }
+
+    /// Offers `k` more moves; the rank among them of the one to keep, if one replaces the
+    /// choice.
+    #[inline]
+    fn offer(&mut self, k: usize) -> Option<usize> {
+        if k == 0 {
+            return None;
+        }
+        self.seen += k;
+        let draw = self.rng.below_by_product(self.seen);
+        (draw < k).then_some(draw)
+    }
+}
+
+impl MoveSink for MoveSampler<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if self.offer(1).is_some() {
+            self.chosen = Some(m);
+        }
+    }
+
+    #[inline]
+    fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool) {
+        if let Some(rank) = self.offer(targets.count() as usize) {
+            let to = targets.into_iter().nth(rank).expect("the rank is below the count");
+            self.chosen = Some(Move::Normal { from, to, promote });
+        }
+    }
+
+    #[inline]
+    fn push_drops(&mut self, role: Role, targets: CellSet) {
+        if let Some(rank) = self.offer(targets.count() as usize) {
+            let to = targets.into_iter().nth(rank).expect("the rank is below the count");
+            self.chosen = Some(Move::Drop { role, to });
+        }
+    }
+
+    #[inline]
+    fn push_split(&mut self, from: Cell, plain: CellSet, promoted: CellSet) {
+        let plain_count = plain.count() as usize;
+        if let Some(rank) = self.offer(plain_count + promoted.count() as usize) {
+            let (set, rank, promote) =
+                if rank < plain_count { (plain, rank, false) } else { (promoted, rank - plain_count, true) };
+            let to = set.into_iter().nth(rank).expect("the rank is below the count");
+            self.chosen = Some(Move::Normal { from, to, promote });
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.seen
     }
 }
 

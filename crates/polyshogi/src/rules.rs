@@ -10,6 +10,7 @@ use crate::mv::{HourSet, Move, MoveList};
 use crate::outcome::{Event, Events, Outcome};
 use crate::piece::Role;
 use crate::player::{Player, PlayerSet};
+use crate::splitmix::SplitMix;
 
 /// How the history of a game restricts moves or ends it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -105,6 +106,15 @@ pub trait Rules: Clone + fmt::Debug {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         moves.len()
+    }
+
+    /// A legal action chosen uniformly at random among those `legal_moves` lists, `None` when
+    /// there is none (random playouts); a game whose generator can choose without listing
+    /// does so.
+    fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
     }
 
     /// Super-ko's count: (every legal action, those leading to a position whose repetition key

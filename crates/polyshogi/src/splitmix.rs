@@ -38,6 +38,13 @@ impl SplitMix {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+
+    /// A number below `n` (n > 0) from the high half of a product instead of a division (Lemire
+    /// 2019): cheaper where draws are many, with the same negligible bias for small `n`.
+    #[inline]
+    pub fn below_by_product(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::outcome::{Events, Outcome};
 use crate::piece::Role;
 use crate::player::{Player, PlayerSet};
 use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
+use crate::splitmix::SplitMix;
 
 impl Rules for HexShogiPosition {
     fn in_check(&self, player: Player) -> bool {
@@ -40,6 +41,10 @@ impl Rules for HexShogiPosition {
 
     fn legal_move_count(&self) -> usize {
         HexShogiPosition::legal_move_count(self)
+    }
+
+    fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        HexShogiPosition::random_legal_move(self, rng)
     }
 
     fn play_unchecked(&mut self, m: Move) -> Events {

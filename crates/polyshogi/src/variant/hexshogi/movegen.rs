@@ -9,10 +9,11 @@ use super::position::HexShogiPosition;
 use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{Move, MoveCount, MoveList, MoveSink};
+use crate::mv::{Move, MoveCount, MoveList, MoveSampler, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::{code_of, piece_of};
 use crate::player::Player;
+use crate::splitmix::SplitMix;
 
 /// What the two-player generator knows about the mover's king before generating.
 struct KingSafety {
@@ -50,6 +51,21 @@ impl HexShogiPosition {
             self.generate_two(&mut count);
         }
         count.0
+    }
+
+    /// One of the actions `legal_moves` would list, chosen uniformly at random without listing
+    /// them; `None` once the game is over.
+    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let mut sampler = MoveSampler::new(rng);
+        if self.is_three_player() {
+            self.generate_three(&mut sampler);
+        } else {
+            self.generate_two(&mut sampler);
+        }
+        sampler.chosen()
     }
 
     /// Whether the player to move has a legal move (three players always have one: at worst

@@ -9,6 +9,7 @@ use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::player::Player;
 use crate::rules::{IllegalMove, PieceText, RepetitionRule, Rules};
+use crate::splitmix::SplitMix;
 
 impl Rules for SankakuPosition {
     fn variant(&self) -> Variant {
@@ -33,6 +34,10 @@ impl Rules for SankakuPosition {
 
     fn fresh_move_count(&self, earlier: &[u64]) -> (usize, usize) {
         SankakuPosition::fresh_move_count(self, earlier)
+    }
+
+    fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        SankakuPosition::random_legal_move(self, rng)
     }
 
     fn play_unchecked(&mut self, m: Move) -> Events {

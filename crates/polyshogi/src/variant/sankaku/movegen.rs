@@ -6,7 +6,8 @@ use super::position::SankakuPosition;
 use super::tables::SankakuRole;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, TriDirection};
-use crate::mv::{Move, MoveCount, MoveList, MoveSink};
+use crate::mv::{Move, MoveCount, MoveList, MoveSampler, MoveSink};
+use crate::splitmix::SplitMix;
 
 impl SankakuPosition {
     /// Every legal move of the player to move, ignoring the history.
@@ -20,6 +21,14 @@ impl SankakuPosition {
         let mut count = MoveCount::default();
         self.generate(&mut count);
         count.0
+    }
+
+    /// One of the moves `legal_moves` would list, chosen uniformly at random without listing
+    /// them; `None` when there is none.
+    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        let mut sampler = MoveSampler::new(rng);
+        self.generate(&mut sampler);
+        sampler.chosen()
     }
 
     pub(super) fn generate(&self, out: &mut impl MoveSink) {

@@ -11,6 +11,7 @@ use crate::outcome::{DrawReason, Events, Outcome};
 use crate::piece::Role;
 use crate::player::{Player, PlayerSet};
 use crate::rules::{Alliance, IllegalMove, PieceText, RepetitionRule, Rules};
+use crate::splitmix::SplitMix;
 
 impl Rules for SanninPosition {
     fn variant(&self) -> Variant {
@@ -31,6 +32,10 @@ impl Rules for SanninPosition {
 
     fn legal_move_count(&self) -> usize {
         SanninPosition::legal_move_count(self)
+    }
+
+    fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        SanninPosition::random_legal_move(self, rng)
     }
 
     fn play_unchecked(&mut self, m: Move) -> Events {

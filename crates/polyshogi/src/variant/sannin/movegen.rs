@@ -10,10 +10,11 @@ use super::rules::{AlliedPromotion, DeadCellRule, Illumination, Stalemate};
 use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSink};
+use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSampler, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
+use crate::splitmix::SplitMix;
 
 /// Nested mate tests (a pawn drop that might mate, inside a mate test) stop at this depth and
 /// allow the drop; real games never come near it.
@@ -62,19 +63,39 @@ impl SanninPosition {
         }
     }
 
-    /// How many legal actions `legal_moves` would list. Counted without listing unless a rule
-    /// may take moves out of the list afterwards: mate parries, or the compulsory-alliance
-    /// check when some action could form an alliance at all.
+    /// Whether a rule may take actions out of the generator's list afterwards: mate parries,
+    /// or the compulsory-alliance check when some action could form an alliance at all. Then
+    /// counting or choosing an action needs the list.
+    fn list_is_filtered(&self) -> bool {
+        self.rules.must_parry_mate_threat || self.alliance_possible() && self.some_action_could_form_alliance(self.to_move)
+    }
+
+    /// How many legal actions `legal_moves` would list, counted without listing them unless
+    /// the list is filtered.
     pub fn legal_move_count(&self) -> usize {
-        let mover = self.to_move;
-        if self.rules.must_parry_mate_threat || self.alliance_possible() && self.some_action_could_form_alliance(mover) {
+        if self.list_is_filtered() {
             let mut moves = MoveList::new();
             self.list_legal_moves(&mut moves);
             return moves.len();
         }
         let mut count = MoveCount::default();
-        self.generate_unfiltered(mover, &mut count, 0);
+        self.generate_unfiltered(self.to_move, &mut count, 0);
         count.0
+    }
+
+    /// One of the actions `legal_moves` would list, chosen uniformly at random, without listing
+    /// them unless the list is filtered. Like `legal_moves`, it notes the standing threats for
+    /// the action that will be played.
+    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        self.note_standing_threats();
+        if self.list_is_filtered() {
+            let mut moves = MoveList::new();
+            self.list_legal_moves(&mut moves);
+            return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
+        }
+        let mut sampler = MoveSampler::new(rng);
+        self.generate_unfiltered(self.to_move, &mut sampler, 0);
+        sampler.chosen()
     }
 
     /// Whether `player`, if it were his turn now, would have a legal action.
