@@ -426,30 +426,6 @@ fn stalemate_is_a_draw() {
     assert_eq!(events.last(), Some(&Event::GameOver { outcome, placings: ByPlayer([1, 1, 0]) }));
 }
 
-/// A search's null move: the same position with the other player to move, judged as after a
-/// move; refused in check and in the three-player game.
-#[test]
-fn a_passed_turn_hands_the_move_over_and_changes_nothing_else() {
-    let pos = position(BLACK, "K4j G4g", "K9b R4d", "S", "");
-    let passed = pos.turn_passed().expect("Black is not in check");
-    let white_to_move = position(WHITE, "K4j G4g", "K9b R4d", "S", "");
-    assert_eq!(passed.to_move(), WHITE);
-    assert_eq!(passed.repetition_key(), white_to_move.repetition_key());
-    assert_eq!(legal(&passed), legal(&white_to_move));
-    let (before, after) = (pos.to_setup(), passed.to_setup());
-    assert_eq!(after.pieces, before.pieces);
-    assert_eq!(after.hands, before.hands);
-    assert_eq!(after.plies_without_capture, before.plies_without_capture + 1);
-
-    // In check, passing would leave the king to be taken.
-    assert!(position(BLACK, "K4j G1h", "K9b R4d", "S", "").turn_passed().is_none());
-    // White, handed the move with none to make, is stalemated.
-    let passed = position(BLACK, "K6c P1g", "K6a", "", "").turn_passed().expect("Black is not in check");
-    let stalemate = Outcome::Draw { players: PlayerSet::of(&[BLACK, WHITE]), reason: DrawReason::Stalemate };
-    assert_eq!(passed.outcome(), Some(stalemate));
-    assert!(HexShogiPosition::start(HexShogiRules::tphs91()).turn_passed().is_none());
-}
-
 #[test]
 fn third_occurrence_of_a_position_draws() {
     let mut game = game_after("", "");

@@ -72,10 +72,6 @@ impl Evaluate for HexShogiPosition {
         utilities(raw, self.seats(), active, PlayerSet::EMPTY, &weights.common)
     }
 
-    fn null_move(&self) -> Option<Self> {
-        self.turn_passed()
-    }
-
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
         match self.piece_at(cell) {
             Some(p) if p.role == Role::King && self.is_three_player() => hex_weights(self, weights).king_held,

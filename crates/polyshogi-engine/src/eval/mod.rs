@@ -61,12 +61,6 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         }
     }
 
-    /// The position with the turn handed on and nothing moved, for a search's null move;
-    /// `None` where the game has no such thing or it would be unsound (in check, three players).
-    fn null_move(&self) -> Option<Self> {
-        None
-    }
-
     /// The key of the position for the transposition table (the rules library's incremental
     /// Zobrist key).
     fn search_key(&self) -> u64 {

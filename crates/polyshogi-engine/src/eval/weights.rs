@@ -55,10 +55,6 @@ weights!(
         threat_pct = 30,
         /// For the seat to move.
         tempo = 10,
-        /// Two players: the plies by which a null-move search is shortened beyond the move
-        /// itself (a search parameter kept with the weights so that matches can compare
-        /// settings); 0 turns null-move pruning off.
-        null_move_reduction = 2,
     }
 );
 

@@ -62,9 +62,6 @@ pub struct AlphaBeta<'c, 'a> {
     salt: u64,
     seats: &'static [Player],
     pv: Vec<Vec<Move>>,
-    /// The ply of the node a null move leads to while its search runs: that node makes no
-    /// null move of its own.
-    null_ply: Option<usize>,
 }
 
 impl<'c, 'a> AlphaBeta<'c, 'a> {
@@ -79,7 +76,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             let mode_bits = if mode == Mode::Brs { 0x10 } else { 0x20 };
             polyshogi::splitmix::mix(0x9e37_79b9_7f4a_7c15 ^ (root.index() as u64 + mode_bits))
         };
-        AlphaBeta { ctx, root, mode, salt, seats, pv: vec![Vec::new(); MAX_PLY + 2], null_ply: None }
+        AlphaBeta { ctx, root, mode, salt, seats, pv: vec![Vec::new(); MAX_PLY + 2] }
     }
 
     /// Iterative deepening from the game's position up to `max_depth`, or until the limits in
@@ -326,11 +323,6 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 return hit.score;
             }
         }
-        if !pv_node {
-            if let Some(value) = self.null_move_cut(pos, depth, ply, beta) {
-                return value;
-            }
-        }
         let ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
         if ordered.is_empty() {
             self.ctx.give_ordered(ordered);
@@ -421,29 +413,6 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         };
         self.ctx.tt.store(key, ply, best_move, best, depth, bound);
         best
-    }
-
-    /// Null-move pruning (two players, outside the principal variation): when the side to
-    /// move stands at or above `beta` and still does after letting the opponent move twice, in
-    /// a search made shallower by `null_move_reduction`, a real move would do at least as well
-    /// (in shogi a move is almost never worse than none), so the node is cut at once. Returns
-    /// the value to cut with, never a win found only thanks to the missing move.
-    fn null_move_cut<P: Evaluate>(&mut self, pos: &P, depth: i32, ply: usize, beta: i32) -> Option<i32> {
-        let reduction = self.ctx.weights.common.null_move_reduction;
-        if self.seats.len() != 2 || reduction <= 0 || depth <= reduction || self.null_ply == Some(ply) {
-            return None;
-        }
-        if self.static_value(pos) < beta {
-            return None;
-        }
-        let next = pos.null_move()?;
-        let outer = self.null_ply.replace(ply + 1);
-        let value = -self.node(&next, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
-        self.null_ply = outer;
-        if self.ctx.control.aborted() {
-            return Some(0);
-        }
-        (value >= beta).then_some(if value > WIN_BOUND { beta } else { value })
     }
 
     /// Quiescence: only captures (every move while in check, near the top), so that the static

@@ -40,23 +40,6 @@ impl HexShogiPosition {
         events
     }
 
-    /// Hex Shogi 91: the position with the turn handed to the opponent and nothing moved. No
-    /// rule allows it; a search uses it as a null move, to see whether a position is good
-    /// enough even if its player could not move. `None` for three players, once the game is
-    /// over, and when the player to move is in check (the opponent could take the king). The
-    /// turn counts as a ply without capture, and the opponent's turn is judged as after a move.
-    pub fn turn_passed(&self) -> Option<HexShogiPosition> {
-        if self.is_three_player() || self.outcome.is_some() || self.in_check(self.to_move) {
-            return None;
-        }
-        let mut next = self.clone();
-        next.to_move = self.opponent(self.to_move);
-        next.plies += 1;
-        next.plies_without_capture = next.plies_without_capture.saturating_add(1);
-        next.judge_turn(&mut Events::new());
-        Some(next)
-    }
-
     /// The ends judged when a player comes to move. Two players: no legal move is checkmate
     /// (in check) or stalemate (a draw). Three players: a whole round of forced passes by
     /// everyone still in the game is a draw. Both: the no-capture limit, judged after mate so
