@@ -163,7 +163,7 @@ impl<P: Rules> Game<P> {
         }
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
-        (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+        rng.pick(&moves)
     }
 
     /// Plays `m` if legal here; the game is unchanged otherwise.

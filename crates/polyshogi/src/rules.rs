@@ -114,7 +114,7 @@ pub trait Rules: Clone + fmt::Debug {
     fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
-        (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+        rng.pick(&moves)
     }
 
     /// Super-ko's count: (every legal action, those leading to a position whose repetition key

@@ -39,6 +39,11 @@ impl SplitMix {
         (self.next_u64() % n as u64) as usize
     }
 
+    /// One of `items` chosen uniformly (with `below`'s bias), `None` when there is none.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
+        (!items.is_empty()).then(|| items[self.below(items.len())])
+    }
+
     /// A number below `n` (n > 0) from the high half of a product instead of a division (Lemire
     /// 2019): cheaper where draws are many, with the same negligible bias for small `n`.
     #[inline]

@@ -91,7 +91,7 @@ impl SanninPosition {
         if self.list_is_filtered() {
             let mut moves = MoveList::new();
             self.list_legal_moves(&mut moves);
-            return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
+            return rng.pick(&moves);
         }
         let mut sampler = MoveSampler::new(rng);
         self.generate_unfiltered(self.to_move, &mut sampler, 0);
