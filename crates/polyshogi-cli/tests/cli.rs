@@ -306,6 +306,21 @@ fn bench_search_reports_every_search_of_every_game() {
     }
 }
 
+/// Each game plays at least one whole random game, to its end: none is cut short at the
+/// safety cap, and the same seed plays the same games.
+#[test]
+fn bench_playouts_play_whole_random_games_of_every_variant() {
+    let out = success(&["bench", "--playouts", "--seconds", "0", "--seed", "5"]);
+    for game in ["sannin", "hexshogi91", "tphs91", "sankaku"] {
+        let line = out.lines().find(|l| l.starts_with(game)).unwrap_or_else(|| panic!("no line for {game}:\n{out}"));
+        assert!(line.contains(" 1 playouts ") && line.ends_with(" 0 cut short"), "{line}");
+    }
+    let moves = |out: &str| -> Vec<String> {
+        out.lines().map(|l| l.split_whitespace().nth(3).expect("a move count").to_string()).collect()
+    };
+    assert_eq!(moves(&success(&["bench", "--playouts", "--seconds", "0", "--seed", "5"])), moves(&out));
+}
+
 // ---------------------------------------------------------------------------------------------
 // match
 
