@@ -29,6 +29,26 @@ impl HexShogiPosition {
     /// Every legal action of the player to move (none once the game is over).
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
+        self.generate(out);
+    }
+
+    /// How many legal actions `legal_moves` would list, without listing them.
+    pub fn legal_move_count(&self) -> usize {
+        let mut count = MoveCount::default();
+        self.generate(&mut count);
+        count.0
+    }
+
+    /// One of the actions `legal_moves` would list, chosen uniformly at random without listing
+    /// them; `None` once the game is over.
+    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
+        let mut sampler = MoveSampler::new(rng);
+        self.generate(&mut sampler);
+        sampler.chosen()
+    }
+
+    /// Pushes every legal action of the player to move into `out`, none once the game is over.
+    fn generate(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
@@ -37,35 +57,6 @@ impl HexShogiPosition {
         } else {
             self.generate_two(out);
         }
-    }
-
-    /// How many legal actions `legal_moves` would list, without listing them.
-    pub fn legal_move_count(&self) -> usize {
-        if self.outcome.is_some() {
-            return 0;
-        }
-        let mut count = MoveCount::default();
-        if self.is_three_player() {
-            self.generate_three(&mut count);
-        } else {
-            self.generate_two(&mut count);
-        }
-        count.0
-    }
-
-    /// One of the actions `legal_moves` would list, chosen uniformly at random without listing
-    /// them; `None` once the game is over.
-    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
-        if self.outcome.is_some() {
-            return None;
-        }
-        let mut sampler = MoveSampler::new(rng);
-        if self.is_three_player() {
-            self.generate_three(&mut sampler);
-        } else {
-            self.generate_two(&mut sampler);
-        }
-        sampler.chosen()
     }
 
     /// Whether the player to move has a legal move (three players always have one: at worst
