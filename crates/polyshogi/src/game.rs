@@ -1,6 +1,7 @@
 //! A game: a position plus the history that repetition rules need. Every front end (perft,
 //! records, engines, the server) plays through `Game`, so the history is never forgotten.
 
+use crate::key_history::KeyHistory;
 use crate::mv::{Move, MoveList};
 use crate::outcome::Events;
 use crate::player::Player;
@@ -22,7 +23,7 @@ pub struct Game<P: Rules> {
     position: P,
     moves: Vec<Move>,
     /// The repetition key of the position before each move of `moves`.
-    keys: Vec<u64>,
+    keys: KeyHistory,
     /// Answers to pending decisions: (number of moves played before it, accepted).
     decisions: Vec<(usize, bool)>,
     /// Departures, each with the number of moves played before it. A departure ends any pending
@@ -36,7 +37,7 @@ impl<P: Rules> Game<P> {
             position: start.clone(),
             start,
             moves: Vec::new(),
-            keys: Vec::new(),
+            keys: KeyHistory::new(),
             decisions: Vec::new(),
             departures: Vec::new(),
         }
@@ -66,7 +67,7 @@ impl<P: Rules> Game<P> {
 
     /// The repetition key of the position before each move.
     pub fn keys(&self) -> &[u64] {
-        &self.keys
+        self.keys.as_slice()
     }
 
     /// The position after the first `plies` moves and the answers and departures that followed
@@ -100,7 +101,8 @@ impl<P: Rules> Game<P> {
             RepetitionRule::Off | RepetitionRule::ThreefoldDraw => {}
             RepetitionRule::InitiatorMustVary => {
                 let key = self.position.repetition_key();
-                let mut banned = self.keys.iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).peekable();
+                let mut banned =
+                    self.keys.as_slice().iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).peekable();
                 if banned.peek().is_none() {
                     return;
                 }
@@ -127,7 +129,7 @@ impl<P: Rules> Game<P> {
             RepetitionRule::Off | RepetitionRule::ThreefoldDraw => self.position.legal_move_count(),
             RepetitionRule::InitiatorMustVary => {
                 // Only a position met before bans anything.
-                if self.keys.contains(&self.position.repetition_key()) {
+                if self.keys.contains(self.position.repetition_key()) {
                     let mut moves = MoveList::new();
                     self.legal_moves(&mut moves);
                     moves.len()
@@ -150,7 +152,7 @@ impl<P: Rules> Game<P> {
         match self.position.repetition_rule() {
             RepetitionRule::Off | RepetitionRule::ThreefoldDraw => return self.position.random_legal_move(rng),
             RepetitionRule::InitiatorMustVary => {
-                if !self.keys.contains(&self.position.repetition_key()) {
+                if !self.keys.contains(self.position.repetition_key()) {
                     return self.position.random_legal_move(rng);
                 }
             }
@@ -184,7 +186,7 @@ impl<P: Rules> Game<P> {
         let mut events = self.position.play_unchecked(m);
         if self.position.repetition_rule() == RepetitionRule::ThreefoldDraw && self.position.outcome().is_none() {
             let key = self.position.repetition_key();
-            if self.keys.iter().filter(|&&k| k == key).count() >= 2 {
+            if self.keys.occurrences(key) >= 2 {
                 events.extend(self.position.draw_by_repetition());
             }
         }

@@ -6,6 +6,7 @@ pub mod cell;
 pub mod cellset;
 pub mod game;
 pub mod geometry;
+pub mod key_history;
 pub mod layout;
 pub mod mv;
 pub mod notation;

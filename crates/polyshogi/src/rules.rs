@@ -6,6 +6,7 @@ use std::fmt;
 use crate::catalog::Variant;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, ParseCellError};
+use crate::key_history::KeyHistory;
 use crate::mv::{HourSet, Move, MoveList};
 use crate::outcome::{Event, Events, Outcome};
 use crate::piece::Role;
@@ -74,9 +75,9 @@ impl std::error::Error for IllegalMove {}
 
 /// Whether the legal move `m` leads back to the present position or to one whose key is in
 /// `earlier` (what super-ko forbids).
-pub fn recurs<P: Rules>(position: &P, m: Move, earlier: &[u64]) -> bool {
+pub fn recurs<P: Rules>(position: &P, m: Move, earlier: &KeyHistory) -> bool {
     let key = position.key_after(m);
-    key == position.repetition_key() || earlier.contains(&key)
+    key == position.repetition_key() || earlier.contains(key)
 }
 
 /// A playable position of some game.
@@ -119,7 +120,7 @@ pub trait Rules: Clone + fmt::Debug {
 
     /// Super-ko's count: (every legal action, those leading to a position whose repetition key
     /// is neither the present one nor in `earlier`).
-    fn fresh_move_count(&self, earlier: &[u64]) -> (usize, usize) {
+    fn fresh_move_count(&self, earlier: &KeyHistory) -> (usize, usize) {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         let fresh = moves.iter().filter(|&&m| !recurs(self, m, earlier)).count();

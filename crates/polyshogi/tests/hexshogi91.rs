@@ -441,6 +441,45 @@ fn third_occurrence_of_a_position_draws() {
     assert_eq!(game.position().outcome(), Some(Outcome::Draw { players: both, reason: DrawReason::Repetition }));
 }
 
+/// `Game` looks through the first keys of a game and counts the later ones in a map: a long
+/// game must reach the draw exactly at the third occurrence all the same. Each block shuffles
+/// the rooks out and back (every position of the block occurs twice) and then moves a pawn of
+/// each side, so that no position comes back after it.
+#[test]
+fn third_occurrence_draws_in_a_long_game() {
+    let mut game = game_after("", "");
+    let shuffle = ["R6j-7j", "R10b-11b", "R7j-6j", "R11b-10b"];
+    let play_text = |game: &mut HexShogiGame, text: &str| {
+        let mut legal = MoveList::new();
+        game.legal_moves(&mut legal);
+        let m = move_text::parse(game.position(), &legal, text).unwrap_or_else(|e| panic!("{e}"));
+        game.play(m).unwrap();
+    };
+    while game.moves().len() < 72 {
+        for text in shuffle {
+            play_text(&mut game, text);
+        }
+        for _ in 0..2 {
+            let mut legal = MoveList::new();
+            game.legal_moves(&mut legal);
+            let pawn_step = legal.iter().copied().find(|&m| {
+                let Move::Normal { from, to, promote: false } = m else { return false };
+                let position = game.position();
+                position.piece_at(from).is_some_and(|p| p.role == Role::Pawn) && position.piece_at(to).is_none()
+            });
+            game.play(pawn_step.expect("a pawn can still step")).unwrap();
+        }
+        assert_eq!(game.position().outcome(), None, "ply {}", game.moves().len());
+    }
+    let long = game.moves().len();
+    for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
+        assert_eq!(game.position().outcome(), None, "ply {}", long + i);
+        play_text(&mut game, text);
+    }
+    let both = PlayerSet::of(&[BLACK, WHITE]);
+    assert_eq!(game.position().outcome(), Some(Outcome::Draw { players: both, reason: DrawReason::Repetition }));
+}
+
 #[test]
 fn hundred_plies_without_a_capture_draw_but_a_capture_resets_the_count() {
     let quiet = HexShogiSetup { plies_without_capture: 99, ..setup(BLACK, "K3j R6f", "K9b P6b", "", "") };

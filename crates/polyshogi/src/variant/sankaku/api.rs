@@ -5,6 +5,7 @@ use super::rules::Repetition;
 use super::tables::SankakuRole;
 use crate::catalog::Variant;
 use crate::geometry::{Cell, ParseCellError};
+use crate::key_history::KeyHistory;
 use crate::mv::{Move, MoveList};
 use crate::outcome::{Events, Outcome};
 use crate::player::Player;
@@ -32,8 +33,8 @@ impl Rules for SankakuPosition {
         SankakuPosition::legal_move_count(self)
     }
 
-    fn fresh_move_count(&self, earlier: &[u64]) -> (usize, usize) {
-        SankakuPosition::fresh_move_count(self, earlier)
+    fn fresh_move_count(&self, earlier: &KeyHistory) -> (usize, usize) {
+        SankakuPosition::fresh_move_count(self, earlier.as_slice())
     }
 
     fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
