@@ -3,8 +3,6 @@
 //! check, so every move a piece can make is legal; held kings are dropped first, and a player
 //! with nothing to do passes.
 
-use arrayvec::ArrayVec;
-
 use super::position::HexShogiPosition;
 use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
@@ -22,7 +20,6 @@ struct KingSafety {
     /// piece or between it and the king under one check; nowhere under two.
     evasion: CellSet,
     pinned: CellSet,
-    pin_lines: ArrayVec<(Cell, CellSet), 12>,
 }
 
 impl HexShogiPosition {
@@ -69,10 +66,12 @@ impl HexShogiPosition {
         let Some(king) = self.king_of(mover) else { return false };
         let own = self.store.pieces_of(mover);
         // Usually a piece standing on none of the king's lines (so pinned by nothing) can
-        // move, which proves it at once when the king is not in check.
+        // move, which proves it at once when the king is not in check. Pawns are tried first:
+        // they stand in front, where a step is most often free.
         let enemy = self.opponent(mover);
         if !self.attacked_by(king, enemy, self.store.pieces_of(enemy), self.store.occupied()) {
-            for from in own.without(king) - self.tables.grid.lines(king) {
+            let unpinnable = own.without(king) - self.tables.grid.lines(king);
+            for from in (unpinnable & self.pawns).into_iter().chain(unpinnable - self.pawns) {
                 if !(self.reach(self.store.code(from) as usize, from) - own).is_empty() {
                     return true;
                 }
@@ -102,8 +101,7 @@ impl HexShogiPosition {
                 let code = self.store.code(from) as usize;
                 let mut targets = (self.reach(code, from) - own) & safety.evasion;
                 if safety.pinned.contains(from) {
-                    let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
-                    targets &= line.unwrap_or(CellSet::EMPTY);
+                    targets &= self.pin_line(king, from);
                 }
                 self.push_board_moves(from, code, targets, out);
             }
@@ -222,7 +220,6 @@ impl HexShogiPosition {
             }
         }
         let mut pinned = CellSet::EMPTY;
-        let mut pin_lines = ArrayVec::new();
         let far = grid.lines(king) & enemies & self.rangers;
         if !far.is_empty() {
             for hour in Hour::ALL {
@@ -238,9 +235,8 @@ impl HexShogiPosition {
                     }
                     continue;
                 }
-                if let Some(pinner) = self.ranges_onto(first, hour, far, self.store.occupied()) {
+                if self.ranges_onto(first, hour, far, self.store.occupied()).is_some() {
                     pinned.insert(first);
-                    pin_lines.push((first, ray - grid.ray(pinner, hour)));
                 }
             }
         }
@@ -252,6 +248,16 @@ impl HexShogiPosition {
             }
             _ => CellSet::EMPTY,
         };
-        KingSafety { checkers, evasion, pinned, pin_lines }
+        KingSafety { checkers, evasion, pinned }
+    }
+
+    /// Where the piece on `pinned`, pinned to `king`, may go: between the king and the pinning
+    /// piece, or onto it. Found when asked rather than with the pins, because few pieces are
+    /// pinned and a list of lines would be copied at every node.
+    fn pin_line(&self, king: Cell, pinned: Cell) -> CellSet {
+        let grid = self.tables.grid;
+        let hour = grid.hour_towards(king, pinned).expect("a pinned piece is on one of the king's rays");
+        let pinner = grid.first_on_ray(pinned, hour, self.store.occupied()).expect("a pinned piece has a pinner");
+        grid.ray(king, hour) - grid.ray(pinner, hour)
     }
 }
