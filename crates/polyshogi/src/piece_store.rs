@@ -23,13 +23,27 @@ pub const fn code_of(piece: Piece) -> Code {
     1 + piece.player as u8 * 16 + piece.kind() as u8
 }
 
+/// The piece of a code, `None` for the empty cell and for codes no piece has.
 #[inline]
 pub fn piece_of(code: Code) -> Option<Piece> {
-    if code == 0 {
-        return None;
+    PIECES[code as usize]
+}
+
+/// Every code's piece, worked out once: the evaluations and the generators read the pieces of
+/// whole boards at every node, where decoding each code cost more than the rest of the read.
+static PIECES: [Option<Piece>; 256] = decoded_pieces();
+
+const fn decoded_pieces() -> [Option<Piece>; 256] {
+    let mut pieces = [None; 256];
+    let mut code = 1;
+    while code < CODES {
+        let v = code - 1;
+        if let (Some(player), Some(role)) = (Player::from_index(v / 16), Role::from_index(v % 16 / 2)) {
+            pieces[code] = Some(Piece { player, role, promoted: v % 2 == 1 });
+        }
+        code += 1;
     }
-    let v = (code - 1) as usize;
-    Some(Piece { player: Player::from_index(v / 16)?, role: Role::from_index(v % 16 / 2)?, promoted: v % 2 == 1 })
+    pieces
 }
 
 /// The Zobrist keys of pieces on cells and of counts in hand, for one game.
@@ -218,6 +232,15 @@ mod tests {
             let piece = piece_of(code).expect("every code below CODES is a piece");
             assert_eq!(code_of(piece), code);
         }
+        for player in Player::ALL {
+            for role in Role::ALL {
+                for promoted in [false, true] {
+                    let piece = Piece { player, role, promoted };
+                    assert_eq!(piece_of(code_of(piece)), Some(piece));
+                }
+            }
+        }
         assert_eq!(piece_of(0), None);
+        assert!((CODES..256).all(|code| piece_of(code as u8).is_none()));
     }
 }
