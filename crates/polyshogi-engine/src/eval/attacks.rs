@@ -1,44 +1,20 @@
 //! Attack maps and king neighbourhoods on the hexagonal boards, for the Sannin and Hex Shogi
-//! evaluations: built from the rules library's public piece tables, never from coordinates.
+//! evaluations: the attacks come from the rules library's positions, the neighbourhoods from
+//! its grids, never from coordinates.
 
 use std::sync::LazyLock;
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, HexGrid, Hour, HEX127, HEX91};
-use polyshogi::mv::HourSet;
-use polyshogi::piece::Piece;
 use polyshogi::player::{ByPlayer, Player};
 
-/// The one-byte cell code both hex games use for their per-code tables (documented in their
-/// `tables` modules): `1 + player * 16 + role * 2 + promoted`.
-#[inline]
-pub fn hex_code(piece: Piece) -> usize {
-    1 + piece.player.index() * 16 + piece.kind()
-}
-
-/// What an attack map needs of a hex game's tables.
-pub struct HexTables<'a> {
-    pub grid: &'static HexGrid,
-    pub step_targets: &'a [[CellSet; 128]],
-    pub range_hours: &'a [HourSet],
-}
-
-impl HexTables<'_> {
-    /// The cells the piece on `from` attacks (steps, leaps, and ranges up to the first piece).
-    #[inline]
-    pub fn attacks(&self, piece: Piece, from: Cell, occupied: CellSet) -> CellSet {
-        let code = hex_code(piece);
-        self.step_targets[code][from.usize()] | self.grid.ranges_reach(from, self.range_hours[code], occupied)
+/// Every seat's attack map, from a position's map of one player's attacks.
+pub fn attack_maps(seats: &[Player], attack_map: impl Fn(Player) -> CellSet) -> ByPlayer<CellSet> {
+    let mut maps = ByPlayer([CellSet::EMPTY; 3]);
+    for &p in seats {
+        maps[p] = attack_map(p);
     }
-
-    /// Every seat's attack map, from `pieces` (cell, piece) of the position.
-    pub fn attack_maps(&self, pieces: impl Iterator<Item = (Cell, Piece)>, occupied: CellSet) -> ByPlayer<CellSet> {
-        let mut maps = ByPlayer([CellSet::EMPTY; 3]);
-        for (cell, piece) in pieces {
-            maps[piece.player] |= self.attacks(piece, cell, occupied);
-        }
-        maps
-    }
+    maps
 }
 
 /// Per-cell neighbourhoods of a hex board: the twelve cells one step away, the cells within

@@ -8,7 +8,7 @@ use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::Rules;
 
-use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
+use super::attacks::{attack_maps, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{kind_values, material, utilities, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
@@ -35,11 +35,9 @@ impl Evaluate for HexShogiPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = hex_weights(self, weights);
         let values = kind_values(|piece| piece_value(piece, w));
-        let tables = self.tables();
-        let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
         let occupied = self.occupied();
-        let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
-        let hood = Neighbourhoods::get(tables.grid);
+        let maps = attack_maps(self.seats(), |p| self.attack_map(p));
+        let hood = Neighbourhoods::get(self.tables().grid);
         let safety =
             KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
         let three = self.is_three_player();

@@ -8,7 +8,7 @@ use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
-use super::attacks::{king_safety, HexTables, KingSafetyWeights, Neighbourhoods};
+use super::attacks::{attack_maps, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{kind_values, material, utilities, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
@@ -43,11 +43,9 @@ impl Evaluate for SanninPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = &weights.sannin;
         let values = kind_values(|piece| piece_value(piece, w));
-        let tables = self.tables();
-        let view = HexTables { grid: tables.grid, step_targets: &tables.step_targets, range_hours: &tables.range_hours };
         let occupied = self.occupied();
-        let maps = view.attack_maps(occupied.map(|c| (c, self.piece_at(c).expect("occupied"))), occupied);
-        let hood = Neighbourhoods::get(tables.grid);
+        let maps = attack_maps(&Player::ALL, |p| self.attack_map(p));
+        let hood = Neighbourhoods::get(self.tables().grid);
         let safety =
             KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
         let active = self.active_players();
@@ -65,10 +63,10 @@ impl Evaluate for SanninPosition {
                 if has_garden_right(self, p) {
                     let distance = hood.centre_distance[king.usize()] as i32;
                     score += (6 - distance).max(0) * w.garden_step;
-                    if reaches_garden(self, p, king, occupied) {
+                    if reaches_garden(self, p, king) {
                         // The king can step into the Garden on its next turn: attacked, the
                         // step is illegal, so only an unguarded Garden is a real threat.
-                        let guarded = Player::ALL.iter().any(|&q| q != p && maps[q].contains(tables.garden));
+                        let guarded = Player::ALL.iter().any(|&q| q != p && maps[q].contains(self.tables().garden));
                         score += if guarded { w.garden_next / 4 } else { w.garden_next };
                     }
                 }
@@ -119,16 +117,12 @@ const GARDEN_GAIN: i32 = 10_000;
 
 /// Whether `player`'s king on `king` reaches the Garden in one move on an otherwise unchanged
 /// board: a step for the king, a clear line for the promoted king.
-fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell, occupied: CellSet) -> bool {
-    let tables = pos.tables();
-    let garden = tables.garden;
+fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
+    let garden = pos.tables().garden;
     if pos.piece_at(garden).is_some_and(|p| p.player == player) {
         return false;
     }
-    let piece = pos.piece_at(king).expect("the king stands here");
-    let code = super::attacks::hex_code(piece);
-    (tables.step_targets[code][king.usize()] | tables.grid.ranges_reach(king, tables.range_hours[code], occupied))
-        .contains(garden)
+    pos.attacks_from(king).contains(garden)
 }
 
 /// The most valuable piece of `player` that another seat attacks and `player` does not defend.

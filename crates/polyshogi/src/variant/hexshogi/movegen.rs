@@ -90,6 +90,16 @@ impl HexShogiPosition {
         tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
+    /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell
+    /// codes without decoding a piece.
+    pub fn attack_map(&self, player: Player) -> CellSet {
+        let mut map = CellSet::EMPTY;
+        for from in self.store.pieces_of(player) {
+            map |= self.reach(self.store.code(from) as usize, from);
+        }
+        map
+    }
+
     fn generate_two(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };

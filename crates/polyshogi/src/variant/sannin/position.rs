@@ -431,6 +431,21 @@ impl SanninPosition {
         tables.step_targets[code][from.usize()] | tables.grid.ranges_reach(from, tables.range_hours[code], self.store.occupied())
     }
 
+    /// The cells the piece on the occupied cell `from` attacks.
+    pub fn attacks_from(&self, from: Cell) -> CellSet {
+        self.reach(self.store.code(from) as usize, from)
+    }
+
+    /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell
+    /// codes without decoding a piece.
+    pub fn attack_map(&self, player: Player) -> CellSet {
+        let mut map = CellSet::EMPTY;
+        for from in self.store.pieces_of(player) {
+            map |= self.attacks_from(from);
+        }
+        map
+    }
+
     /// The piece of `attackers` attacking `target` from direction `hour`, if any: the first
     /// piece on that ray, if it steps back from next door or ranges back.
     #[inline]
