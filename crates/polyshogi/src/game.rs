@@ -101,12 +101,13 @@ impl<P: Rules> Game<P> {
             RepetitionRule::Off | RepetitionRule::ThreefoldDraw => {}
             RepetitionRule::InitiatorMustVary => {
                 let key = self.position.repetition_key();
-                let mut banned =
-                    self.keys.as_slice().iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).peekable();
-                if banned.peek().is_none() {
+                // Only a position met before bans anything; the history is looked through
+                // for the moves played from it only then.
+                if !self.keys.contains(key) {
                     return;
                 }
-                let banned: Vec<Move> = banned.collect();
+                let banned: Vec<Move> =
+                    self.keys.as_slice().iter().zip(&self.moves).filter(|(k, _)| **k == key).map(|(_, m)| *m).collect();
                 // A player whose every action is banned must still act: the ban is lifted.
                 if out.iter().any(|m| !banned.contains(m)) {
                     out.retain(|m| !banned.contains(m));
