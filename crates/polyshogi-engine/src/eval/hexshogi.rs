@@ -6,7 +6,7 @@ use polyshogi::geometry::Cell;
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
-use polyshogi::Rules;
+use polyshogi::{MoveList, Rules};
 
 use super::attacks::{attack_maps, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{kind_values, material, utilities, Evaluate, HexWeights, Values, Weights};
@@ -68,6 +68,12 @@ impl Evaluate for HexShogiPosition {
             raw[p.index()] = score;
         }
         utilities(raw, self.seats(), active, PlayerSet::EMPTY, &weights.common)
+    }
+
+    /// Only a move onto another player's piece gains material here: no promotion is counted,
+    /// and drops take nothing.
+    fn capture_candidates(&self, out: &mut MoveList) {
+        self.legal_captures(out);
     }
 
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {

@@ -15,7 +15,7 @@ mod weights;
 
 use arrayvec::ArrayVec;
 use polyshogi::geometry::Cell;
-use polyshogi::mv::Move;
+use polyshogi::mv::{Move, MoveList};
 use polyshogi::outcome::Outcome;
 use polyshogi::piece::{Hand, Piece, Role};
 use polyshogi::player::{Player, PlayerSet};
@@ -59,6 +59,13 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
             }
             Move::Drop { .. } | Move::Pass => 0,
         }
+    }
+
+    /// The legal moves that may have a positive `capture_gain`, in `legal_moves`' order: the
+    /// quiescence search's candidates. By default every legal move; a game whose captures the
+    /// generator can list alone lists only those.
+    fn capture_candidates(&self, out: &mut MoveList) {
+        self.legal_moves(out);
     }
 
     /// The key of the position for the transposition table (the rules library's incremental

@@ -227,7 +227,11 @@ impl<'a> Ctx<'a> {
         captures_only: bool,
     ) -> Vec<(i32, Move)> {
         let mut list = self.take_list();
-        pos.legal_moves(&mut list);
+        if captures_only {
+            pos.capture_candidates(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
         let mut ordered = self.ordered.pop().unwrap_or_default();
         ordered.clear();
         for &m in list.iter() {

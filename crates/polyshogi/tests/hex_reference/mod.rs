@@ -487,12 +487,25 @@ pub fn compare(pos: &HexShogiPosition, refusals: &mut Refusals) -> Option<String
     if got.len() != moves.len() {
         return Some("the library listed a move twice".into());
     }
-    if expected == got {
-        return None;
+    if expected != got {
+        let missing: Vec<String> = expected.difference(&got).map(move_name).collect();
+        let extra: Vec<String> = got.difference(&expected).map(move_name).collect();
+        return Some(format!("{pos:?}\nmissing {missing:?}\nextra {extra:?}"));
     }
-    let missing: Vec<String> = expected.difference(&got).map(move_name).collect();
-    let extra: Vec<String> = got.difference(&expected).map(move_name).collect();
-    Some(format!("{pos:?}\nmissing {missing:?}\nextra {extra:?}"))
+    compare_captures(pos, &moves)
+}
+
+/// The capture generator against the full list: the moves onto another player's piece, in
+/// the list's order (the engine's move ordering breaks ties by it).
+fn compare_captures(pos: &HexShogiPosition, moves: &polyshogi::MoveList) -> Option<String> {
+    let takes = |m: &Move| match *m {
+        Move::Normal { to, .. } => pos.piece_at(to).is_some_and(|p| p.player != pos.to_move()),
+        _ => false,
+    };
+    let expected: Vec<Move> = moves.iter().copied().filter(takes).collect();
+    let mut captures = polyshogi::MoveList::new();
+    pos.legal_captures(&mut captures);
+    (captures.as_slice() != expected.as_slice()).then(|| format!("{pos:?}\ncaptures listed {captures:?}\nexpected {expected:?}"))
 }
 
 /// A tiny deterministic generator (xorshift64*), so failures reproduce.

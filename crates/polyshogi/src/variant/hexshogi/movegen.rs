@@ -26,13 +26,21 @@ impl HexShogiPosition {
     /// Every legal action of the player to move (none once the game is over).
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        self.generate(out);
+        self.generate::<false>(out);
+    }
+
+    /// The legal actions that take a piece: those of `legal_moves` that end on another
+    /// player's piece, in the same order. The engine's quiescence search looks at no others,
+    /// so it saves generating the quiet moves and the drops.
+    pub fn legal_captures(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate::<true>(out);
     }
 
     /// How many legal actions `legal_moves` would list, without listing them.
     pub fn legal_move_count(&self) -> usize {
         let mut count = MoveCount::default();
-        self.generate(&mut count);
+        self.generate::<false>(&mut count);
         count.0
     }
 
@@ -40,19 +48,21 @@ impl HexShogiPosition {
     /// them; `None` once the game is over.
     pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
         let mut sampler = MoveSampler::new(rng);
-        self.generate(&mut sampler);
+        self.generate::<false>(&mut sampler);
         sampler.chosen()
     }
 
-    /// Pushes every legal action of the player to move into `out`, none once the game is over.
-    fn generate(&self, out: &mut impl MoveSink) {
+    /// Pushes every legal action of the player to move into `out`, or with `CAPTURES` only
+    /// those that take a piece; none once the game is over. The choice is a constant so that
+    /// the full generator, perft's, tests nothing for it.
+    fn generate<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
         if self.is_three_player() {
-            self.generate_three(out);
+            self.generate_three::<CAPTURES>(out);
         } else {
-            self.generate_two(out);
+            self.generate_two::<CAPTURES>(out);
         }
     }
 
@@ -78,7 +88,7 @@ impl HexShogiPosition {
             }
         }
         let mut moves = MoveList::new();
-        self.generate_two(&mut moves);
+        self.generate_two::<false>(&mut moves);
         !moves.is_empty()
     }
 
@@ -100,16 +110,20 @@ impl HexShogiPosition {
         map
     }
 
-    fn generate_two(&self, out: &mut impl MoveSink) {
+    fn generate_two<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };
         let safety = self.king_safety(mover, king);
         let own = self.store.pieces_of(mover);
+        let enemy = self.opponent(mover);
+        let enemies = self.store.pieces_of(enemy);
+        // Where moves may end: not on an own piece, and for captures on an enemy one.
+        let open = if CAPTURES { enemies } else { !own };
         let double_check = safety.checkers.count() > 1;
         if !double_check {
             for from in own.without(king) {
                 let code = self.store.code(from) as usize;
-                let mut targets = (self.reach(code, from) - own) & safety.evasion;
+                let mut targets = self.reach(code, from) & open & safety.evasion;
                 if safety.pinned.contains(from) {
                     targets &= self.pin_line(king, from);
                 }
@@ -119,32 +133,36 @@ impl HexShogiPosition {
 
         // The king may go wherever no enemy piece attacks once the king has left its cell
         // (so that a ranging checker sees through it).
-        let enemy = self.opponent(mover);
-        let enemies = self.store.pieces_of(enemy);
         let occupied = self.store.occupied().without(king);
         let code = self.store.code(king) as usize;
-        for to in self.tables.step_targets[code][king.usize()] - own {
+        for to in self.tables.step_targets[code][king.usize()] & open {
             if !self.attacked_by(to, enemy, enemies.without(to), occupied) {
                 out.push(Move::Normal { from: king, to, promote: false });
             }
         }
 
         // A drop never exposes the dropper's king; in check it must block.
-        if !double_check {
+        if !CAPTURES && !double_check {
             self.push_drops(mover, (self.tables.grid.all() - self.store.occupied()) & safety.evasion, out);
         }
     }
 
-    fn generate_three(&self, out: &mut impl MoveSink) {
+    fn generate_three<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         if self.timed_out.contains(mover) {
-            out.push(Move::Pass);
+            if !CAPTURES {
+                out.push(Move::Pass);
+            }
             return;
         }
         let own = self.store.pieces_of(mover);
+        let open = if CAPTURES { self.store.occupied() - own } else { !own };
         for from in own {
             let code = self.store.code(from) as usize;
-            self.push_board_moves(from, code, self.reach(code, from) - own, out);
+            self.push_board_moves(from, code, self.reach(code, from) & open, out);
+        }
+        if CAPTURES {
+            return;
         }
         self.push_drops(mover, self.tables.grid.all() - self.store.occupied(), out);
         // §2.7: a player with no legal move must pass (a player without pieces always does,
