@@ -41,6 +41,18 @@ fn is_capture(pos: &SanninPosition, m: &Move) -> bool {
     }
 }
 
+/// What is wrong with `legal_captures` next to the full list `legal`, if anything. It lists
+/// the captures, steps into the Garden and illuminations of the list, in its order; or, when
+/// a rule filters the list afterwards (mate parries, the compulsory alliance), the whole list.
+fn captures_problem(pos: &SanninPosition, legal: &MoveList) -> Option<String> {
+    let wins_at_once = |m: &Move| is_capture(pos, m) || matches!(*m, Move::Normal { to, .. } if to == pos.tables().garden);
+    let expected: Vec<Move> = legal.iter().copied().filter(wins_at_once).collect();
+    let mut captures = MoveList::new();
+    pos.legal_captures(&mut captures);
+    (captures.as_slice() != expected.as_slice() && captures.as_slice() != legal.as_slice())
+        .then(|| format!("legal_captures lists {captures:?}, not the captures {expected:?} nor the whole list"))
+}
+
 /// A random legal move, biased toward captures and drops so that hands fill and get used.
 fn biased_move(pos: &SanninPosition, moves: &[Move], rng: &mut Rng) -> Move {
     let roll = rng.below(100);
@@ -257,6 +269,9 @@ impl Tally {
             if let Some(note) = explain_pawn_drop(pos, m) {
                 problems.push(note);
             }
+        }
+        if let Some(problem) = captures_problem(pos, &list) {
+            problems.push(problem);
         }
         if !problems.is_empty() {
             self.bump(&format!("MISMATCH in {source}"));

@@ -3,7 +3,7 @@
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
-use polyshogi::mv::Move;
+use polyshogi::mv::{Move, MoveList};
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
@@ -91,6 +91,11 @@ impl Evaluate for SanninPosition {
 
     /// Captures, plus the king's step into the Garden, which wins at once: so that quiescence
     /// sees it and ordering tries it first.
+    /// A gain comes only from a capture, an illumination or the king's step into the Garden.
+    fn capture_candidates(&self, out: &mut MoveList) {
+        self.legal_captures(out);
+    }
+
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         match m {
             Move::Normal { from, to, .. } => {

@@ -52,6 +52,21 @@ impl SanninPosition {
         self.list_legal_moves(out);
     }
 
+    /// The legal actions that may take a piece or win at once, in `legal_moves`' order: the
+    /// moves onto another player's piece or into the Garden, and the illuminations. When a rule
+    /// filters the list afterwards (mate parries, the compulsory alliance), every legal
+    /// action. The engine's quiescence search looks at no others, so it saves generating the
+    /// quiet moves and the drops.
+    pub fn legal_captures(&self, out: &mut MoveList) {
+        self.note_standing_threats();
+        if self.list_is_filtered() {
+            self.list_legal_moves(out);
+            return;
+        }
+        out.clear();
+        self.generate_unfiltered::<true>(self.to_move, out, 0);
+    }
+
     /// `legal_moves` without noting the standing threats, which only actions played need.
     fn list_legal_moves(&self, out: &mut MoveList) {
         out.clear();
@@ -79,7 +94,7 @@ impl SanninPosition {
             return moves.len();
         }
         let mut count = MoveCount::default();
-        self.generate_unfiltered(self.to_move, &mut count, 0);
+        self.generate_unfiltered::<false>(self.to_move, &mut count, 0);
         count.0
     }
 
@@ -94,7 +109,7 @@ impl SanninPosition {
             return rng.pick(&moves);
         }
         let mut sampler = MoveSampler::new(rng);
-        self.generate_unfiltered(self.to_move, &mut sampler, 0);
+        self.generate_unfiltered::<false>(self.to_move, &mut sampler, 0);
         sampler.chosen()
     }
 
@@ -118,7 +133,7 @@ impl SanninPosition {
     /// Appends the legal actions of `mover` as if it were his turn.
     pub(super) fn generate_for(&self, mover: Player, out: &mut MoveList, depth: u8) {
         let first_new = out.len();
-        self.generate_unfiltered(mover, out, depth);
+        self.generate_unfiltered::<false>(mover, out, depth);
         if depth == 0 && self.alliance_possible() {
             self.drop_moves_forming_alliance_with_checked_player(mover, out, first_new);
             if out.len() == first_new {
@@ -128,19 +143,24 @@ impl SanninPosition {
     }
 
     /// The legal actions of `mover` but for the compulsory-alliance check of
-    /// `drop_moves_forming_alliance_with_checked_player`, the forced pass included.
-    fn generate_unfiltered(&self, mover: Player, out: &mut impl MoveSink, depth: u8) {
+    /// `drop_moves_forming_alliance_with_checked_player`, the forced pass included; with
+    /// `CAPTURES`, only those of `legal_captures`. The choice is a constant so that the full
+    /// generator, perft's, tests nothing for it.
+    fn generate_unfiltered<const CAPTURES: bool>(&self, mover: Player, out: &mut impl MoveSink, depth: u8) {
         if self.outcome.is_some() || self.proposal.is_some() || !self.active.contains(mover) {
             return;
         }
         let Some(king) = self.kings[mover] else { return };
         let first_new = out.count();
         let safety = self.king_safety(mover, king);
-        self.generate_board_moves(mover, &safety, out, depth);
-        self.generate_king_moves(mover, &safety, out, depth);
-        self.generate_drops(mover, &safety, out, depth);
+        let aim = if CAPTURES { self.others_pieces(mover).with(self.tables.garden) } else { self.tables.grid.all() };
+        self.generate_board_moves(mover, &safety, aim, out, depth);
+        self.generate_king_moves(mover, &safety, aim, out, depth);
+        if !CAPTURES {
+            self.generate_drops(mover, &safety, out, depth);
+        }
         self.generate_illuminations(mover, &safety, out, depth);
-        if out.count() == first_new {
+        if !CAPTURES && out.count() == first_new {
             self.push_pass_if_stalemated(mover, out);
         }
     }
@@ -282,10 +302,11 @@ impl SanninPosition {
         })
     }
 
-    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
+    /// The moves of the pieces but the king that end on a cell of `aim`.
+    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, aim: CellSet, out: &mut impl MoveSink, depth: u8) {
         let forbidden = self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
-            let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & safety.evasion;
+            let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & aim & safety.evasion;
             if safety.pinned.contains(from) {
                 let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
                 targets &= line.unwrap_or(CellSet::EMPTY);
@@ -303,7 +324,8 @@ impl SanninPosition {
         }
     }
 
-    fn generate_king_moves(&self, mover: Player, safety: &KingSafety, out: &mut impl MoveSink, depth: u8) {
+    /// The king's steps and castling jumps that end on a cell of `aim`.
+    fn generate_king_moves(&self, mover: Player, safety: &KingSafety, aim: CellSet, out: &mut impl MoveSink, depth: u8) {
         let tables = self.tables;
         let from = safety.king;
         let code = self.store.code(from) as usize;
@@ -320,6 +342,7 @@ impl SanninPosition {
             }
             targets |= jumps;
         }
+        targets &= aim;
         let piece = self.piece_at(from).expect("own king");
         let others = self.others_pieces(mover);
         let occupied_without_king = self.store.occupied().without(from);
