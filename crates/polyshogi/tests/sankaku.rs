@@ -900,6 +900,10 @@ fn cross_check(pos: &SankakuPosition, seen: &mut Seen) {
         let extra: Vec<_> = fast.difference(&expected).collect();
         panic!("{pos:?}\nmissing {missing:?}\nextra {extra:?}");
     }
+    let mut captures = MoveList::new();
+    pos.legal_captures(&mut captures);
+    let expected_captures: Vec<Move> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+    assert_eq!(captures.as_slice(), expected_captures.as_slice(), "the captures, in the list's order, in {pos:?}");
     seen.positions += 1;
     seen.moves += moves.len();
     for (key, m) in &reference {

@@ -3,7 +3,7 @@
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, TriDirection, TriGrid};
-use polyshogi::mv::Move;
+use polyshogi::mv::{Move, MoveList};
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::sankaku::{SankakuPiece, SankakuPosition, SankakuRole};
 
@@ -127,6 +127,11 @@ impl Evaluate for SankakuPosition {
     }
 
     /// Run-down victims count, and a Soldier or Cavalry that captures becomes a General.
+    /// A gain comes only from a capture (with the promotion it brings).
+    fn capture_candidates(&self, out: &mut MoveList) {
+        self.legal_captures(out);
+    }
+
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         let Move::Normal { from, to, .. } = m else { return 0 };
         let w = &weights.sankaku;

@@ -111,7 +111,7 @@ impl SankakuPosition {
         // Built in place: the list is small, but copying it whole per count would show.
         let mut count = FreshCount { position: self, recurring: Recurring::default(), all: 0, fresh: 0 };
         count.recurring.find(self, earlier);
-        self.generate(&mut count);
+        self.generate::<false>(&mut count);
         (count.all, count.fresh)
     }
 }

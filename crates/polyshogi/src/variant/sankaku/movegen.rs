@@ -13,13 +13,20 @@ impl SankakuPosition {
     /// Every legal move of the player to move, ignoring the history.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        self.generate(out);
+        self.generate::<false>(out);
+    }
+
+    /// The legal moves that capture (run-downs included), in `legal_moves`' order. The
+    /// engine's quiescence search looks at no others.
+    pub fn legal_captures(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate::<true>(out);
     }
 
     /// How many legal moves `legal_moves` would list, without listing them.
     pub fn legal_move_count(&self) -> usize {
         let mut count = MoveCount::default();
-        self.generate(&mut count);
+        self.generate::<false>(&mut count);
         count.0
     }
 
@@ -27,11 +34,13 @@ impl SankakuPosition {
     /// them; `None` when there is none.
     pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
         let mut sampler = MoveSampler::new(rng);
-        self.generate(&mut sampler);
+        self.generate::<false>(&mut sampler);
         sampler.chosen()
     }
 
-    pub(super) fn generate(&self, out: &mut impl MoveSink) {
+    /// Pushes every legal move, or with `CAPTURES` only the captures. The choice is a
+    /// constant so that the full generator, perft's, tests nothing for it.
+    pub(super) fn generate<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
@@ -39,7 +48,7 @@ impl SankakuPosition {
         let mover = self.to_move;
         let own = self.by_player[mover];
         let enemy = self.by_player[self.them()];
-        let empty = grid.all() - self.occupied;
+        let empty = if CAPTURES { CellSet::EMPTY } else { grid.all() - self.occupied };
         let open = empty | enemy;
 
         // Soldiers: a step to a side neighbour, and a capture-only leap to a second-orthogonal
@@ -60,7 +69,7 @@ impl SankakuPosition {
         }
 
         for from in own & self.role_cells(SankakuRole::Chariot) {
-            self.push_chariot_moves(from, enemy, out);
+            self.push_chariot_moves::<CAPTURES>(from, enemy, out);
         }
 
         for from in own & self.role_cells(SankakuRole::General) {
@@ -98,12 +107,15 @@ impl SankakuPosition {
     /// An enemy Soldier met first may instead be run down: captured in passing, the slide
     /// going on to a later empty cell or to the next enemy, which ends it (any number of
     /// Soldiers under `chariot_run_down_multiple`).
+    /// With `CAPTURES`, only the slides that take a piece: onto an enemy, or past a Soldier
+    /// run down.
     #[inline]
-    fn push_chariot_moves(&self, from: Cell, enemy: CellSet, out: &mut impl MoveSink) {
+    fn push_chariot_moves<const CAPTURES: bool>(&self, from: Cell, enemy: CellSet, out: &mut impl MoveSink) {
         let grid = self.grid;
         let multiple = self.rules.chariot_run_down_multiple;
         // Each side neighbour starts two rays: move there once, then follow both rays on.
-        out.push_targets(from, grid.sides(from) & (enemy | (grid.all() - self.occupied)), false);
+        let empty = if CAPTURES { CellSet::EMPTY } else { grid.all() - self.occupied };
+        out.push_targets(from, grid.sides(from) & (enemy | empty), false);
         let soldiers = enemy & self.role_cells(SankakuRole::Soldier);
         for dir in TriDirection::ALL {
             let Some((&first, beyond)) = grid.ray(from, dir).split_first() else { continue };
@@ -114,9 +126,13 @@ impl SankakuPosition {
             } else {
                 continue;
             };
+            // Whether the slide has run a Soldier down, so that ending on an empty cell takes it.
+            let mut ran_down = self.occupied.contains(first);
             for &to in beyond {
                 if !self.occupied.contains(to) {
-                    out.push(Move::Normal { from, to, promote: false });
+                    if !CAPTURES || ran_down {
+                        out.push(Move::Normal { from, to, promote: false });
+                    }
                     continue;
                 }
                 if !enemy.contains(to) {
@@ -125,6 +141,7 @@ impl SankakuPosition {
                 out.push(Move::Normal { from, to, promote: false });
                 if may_run_down && soldiers.contains(to) {
                     may_run_down = multiple;
+                    ran_down = true;
                     continue;
                 }
                 break;
