@@ -754,6 +754,26 @@ fn the_same_checking_move_is_legal_without_compulsory_alliances() {
     assert!(pos.in_check(F));
 }
 
+#[test]
+fn the_capture_list_leaves_out_a_capture_forming_an_alliance_with_a_player_it_checks() {
+    // As above, but P10i-10h takes a pawn of Last's (the engine's quiescence search lists
+    // captures alone, and the rule must hold there too).
+    let mut s = checking_formation_setup();
+    s.pieces.push((cell("10h"), piece(L, "P")));
+    let take = Move::Normal { from: cell("10i"), to: cell("10h"), promote: false };
+    let captures = |pos: &SanninPosition| {
+        let mut list = MoveList::new();
+        pos.legal_captures(&mut list);
+        list
+    };
+    let pos = position(s.clone(), &[]);
+    assert!(!is_legal(&pos, "P10ix10h"), "{:?}", legal(&pos));
+    assert!(!captures(&pos).contains(&take), "{:?}", captures(&pos));
+    let pos = position(s, &["compulsory=off"]);
+    assert!(is_legal(&pos, "P10ix10h"));
+    assert!(captures(&pos).contains(&take));
+}
+
 // ---------------------------------------------------------------------------------------------
 // §1.13 dissolution
 

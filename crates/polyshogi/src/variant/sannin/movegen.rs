@@ -53,18 +53,22 @@ impl SanninPosition {
     }
 
     /// The legal actions that may take a piece or win at once, in `legal_moves`' order: the
-    /// moves onto another player's piece or into the Garden, and the illuminations. When a rule
-    /// filters the list afterwards (mate parries, the compulsory alliance), every legal
-    /// action. The engine's quiescence search looks at no others, so it saves generating the
-    /// quiet moves and the drops.
+    /// moves onto another player's piece or into the Garden, and the illuminations. Under
+    /// `must_parry_mate_threat`, every legal action: which actions that rule keeps depends on
+    /// the whole list. The engine's quiescence search looks at no others, so it saves
+    /// generating the quiet moves and the drops, and testing them for alliances.
     pub fn legal_captures(&self, out: &mut MoveList) {
         self.note_standing_threats();
-        if self.list_is_filtered() {
+        if self.rules.must_parry_mate_threat {
             self.list_legal_moves(out);
             return;
         }
         out.clear();
         self.generate_unfiltered::<true>(self.to_move, out, 0);
+        // The compulsory-alliance rule judges each action alone, so it may judge just these.
+        if self.alliance_possible() {
+            self.drop_moves_forming_alliance_with_checked_player(self.to_move, out, 0);
+        }
     }
 
     /// `legal_moves` without noting the standing threats, which only actions played need.
