@@ -4,12 +4,11 @@
 //! with nothing to do passes.
 
 use super::position::HexShogiPosition;
-use super::tables::can_ever_promote;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::{Move, MoveCount, MoveList, MoveSampler, MoveSink};
 use crate::piece::{Piece, Role};
-use crate::piece_store::{code_of, piece_of};
+use crate::piece_store::code_of;
 use crate::player::Player;
 use crate::splitmix::SplitMix;
 
@@ -177,16 +176,15 @@ impl HexShogiPosition {
     /// unpromoted piece could never move again.
     #[inline]
     fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut impl MoveSink) {
-        let piece = piece_of(code as u8).expect("an occupied cell");
-        if piece.promoted || !can_ever_promote(piece.role) {
+        let zone = self.tables.promotion_zone_of[code];
+        if zone.is_empty() {
             out.push_targets(from, targets, false);
             return;
         }
-        let zone = self.tables.promotion_zone[piece.player];
         let promotable = if zone.contains(from) { targets } else { targets & zone };
         // Every dead cell lies inside the zone, so the forced promotion is always offered.
         out.push_targets(from, promotable, true);
-        out.push_targets(from, targets - self.tables.dead_cells[piece.player][piece.role.index()], false);
+        out.push_targets(from, targets - self.tables.dead_cells_of[code], false);
     }
 
     /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).

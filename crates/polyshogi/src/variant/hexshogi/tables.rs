@@ -8,7 +8,7 @@ use crate::cellset::CellSet;
 use crate::geometry::{Cell, HexGrid, HexNaming, Hour, HEX91};
 use crate::mv::HourSet;
 use crate::piece::{Piece, Role};
-use crate::piece_store::{code_of, CODES};
+use crate::piece_store::{code_of, piece_of, CODES};
 use crate::player::{ByPlayer, Player};
 
 /// The screen hour each player calls 12 o'clock (§2.2). Two players: Black faces 12, White 6
@@ -162,6 +162,11 @@ pub struct HexShogiTables {
     /// Where a piece may not be dropped (pawn and lance: the last rank; knight: the last two)
     /// and where such a piece must promote on arrival, by player and role.
     pub dead_cells: ByPlayer<[CellSet; 8]>,
+    /// `promotion_zone` and `dead_cells` by cell code, so that move generation reads them
+    /// without decoding the piece: the owner's zone for a piece that may promote, and no cell
+    /// for one that never does (promoted, king or gold).
+    pub promotion_zone_of: [CellSet; CODES],
+    pub dead_cells_of: [CellSet; CODES],
     pub start: Vec<(Cell, Piece)>,
     /// One army of the start array, counted by role.
     pub army: [u8; 8],
@@ -234,6 +239,15 @@ impl HexShogiTables {
             dead[Role::Knight.index()] = band(p, 2);
             dead
         });
+        let mut promotion_zone_of = [CellSet::EMPTY; CODES];
+        let mut dead_cells_of = [CellSet::EMPTY; CODES];
+        for code in 1..CODES {
+            let piece = piece_of(code as u8).expect("every code below CODES is a piece");
+            if !piece.promoted && can_ever_promote(piece.role) {
+                promotion_zone_of[code] = promotion_zone[piece.player];
+                dead_cells_of[code] = dead_cells[piece.player][piece.role.index()];
+            }
+        }
 
         let cell = |name: &str| HexNaming::HexShogi91.parse(grid, name).expect("start cells are on the board");
         let start: Vec<(Cell, Piece)> = match variant {
@@ -271,6 +285,8 @@ impl HexShogiTables {
             pawn_sources,
             promotion_zone,
             dead_cells,
+            promotion_zone_of,
+            dead_cells_of,
             start,
             army,
         }
