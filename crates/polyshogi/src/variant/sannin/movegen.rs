@@ -27,8 +27,8 @@ struct KingSafety {
     /// Where a non-king move or a drop must end: anywhere when not in check; on the checking
     /// piece or between it and the king under one check; nowhere under two.
     evasion: CellSet,
+    /// The mover's pieces pinned to the king (`pin_line` says where each may go).
     pinned: CellSet,
-    pin_lines: ArrayVec<(Cell, CellSet), 12>,
     /// The ally's king, which the mover's pieces may not attack after his move.
     ally_king: Option<Cell>,
     /// Cells a move must touch to attack the ally's king: every cell on its rays (every cell
@@ -255,7 +255,6 @@ impl SanninPosition {
             in_check: checkers.count() > 0,
             evasion,
             pinned: CellSet::EMPTY,
-            pin_lines: ArrayVec::new(),
             ally_king,
             ally_lines,
             by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
@@ -273,11 +272,19 @@ impl SanninPosition {
             let code = self.store.code(pinner) as usize;
             if others.contains(pinner) && self.tables.range_hours[code].contains(hour.opposite()) {
                 safety.pinned.insert(shield);
-                let line = grid.ray(king, hour) - grid.ray(pinner, hour);
-                safety.pin_lines.push((shield, line));
             }
         }
         safety
+    }
+
+    /// Where the piece on `pinned`, pinned to `king`, may go: between the king and the pinning
+    /// piece, or onto it. Found when asked rather than with the pins, because few pieces are
+    /// pinned and a list of lines would be copied with every `KingSafety`.
+    fn pin_line(&self, king: Cell, pinned: Cell) -> CellSet {
+        let grid = self.tables.grid;
+        let hour = grid.hour_towards(king, pinned).expect("a pinned piece is on one of the king's rays");
+        let pinner = grid.first_on_ray(pinned, hour, self.store.occupied()).expect("a pinned piece has a pinner");
+        grid.ray(king, hour) - grid.ray(pinner, hour)
     }
 
     /// Cells no move may end on: own pieces and every king (kings are never captured).
@@ -312,8 +319,7 @@ impl SanninPosition {
         for from in self.store.pieces_of(mover).without(safety.king) {
             let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & aim & safety.evasion;
             if safety.pinned.contains(from) {
-                let line = safety.pin_lines.iter().find(|(c, _)| *c == from).map(|(_, l)| *l);
-                targets &= line.unwrap_or(CellSet::EMPTY);
+                targets &= self.pin_line(safety.king, from);
             }
             let piece = self.piece_at(from).expect("own piece");
             if safety.ally_king.is_none() {
@@ -351,10 +357,11 @@ impl SanninPosition {
         let others = self.others_pieces(mover);
         let occupied_without_king = self.store.occupied().without(from);
         for to in targets {
-            self.push_with_promotions(mover, from, to, piece, out, |m| {
-                !self.is_attacked(to, others.without(to), occupied_without_king)
-                    && self.passes_ally_tests(m, mover, safety, depth)
-            });
+            // Once for both versions of the move: promoting does not change what attacks `to`.
+            if self.is_attacked(to, others.without(to), occupied_without_king) {
+                continue;
+            }
+            self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
         }
     }
 
