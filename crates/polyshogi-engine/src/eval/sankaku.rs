@@ -126,12 +126,12 @@ impl Evaluate for SankakuPosition {
         self.piece_at(cell).map_or(0, |p| role_value(p.role, &weights.sankaku))
     }
 
-    /// Run-down victims count, and a Soldier or Cavalry that captures becomes a General.
     /// A gain comes only from a capture (with the promotion it brings).
     fn capture_candidates(&self, out: &mut MoveList) {
         self.legal_captures(out);
     }
 
+    /// Run-down victims count, and a Soldier or Cavalry that captures becomes a General.
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         let Move::Normal { from, to, .. } = m else { return 0 };
         let w = &weights.sankaku;

@@ -89,13 +89,13 @@ impl Evaluate for SanninPosition {
         self.piece_at(cell).map_or(0, |p| piece_value(p, &weights.sannin))
     }
 
-    /// Captures, plus the king's step into the Garden, which wins at once: so that quiescence
-    /// sees it and ordering tries it first.
     /// A gain comes only from a capture, an illumination or the king's step into the Garden.
     fn capture_candidates(&self, out: &mut MoveList) {
         self.legal_captures(out);
     }
 
+    /// Captures, plus the king's step into the Garden, which wins at once: so that quiescence
+    /// sees it and ordering tries it first.
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         match m {
             Move::Normal { from, to, .. } => {
