@@ -283,6 +283,16 @@ impl HexGrid {
         (hour != NO_RAY).then(|| Hour::new(hour))
     }
 
+    /// Where a piece on `pinned`, pinned to `king` along the ray joining them, may go: the
+    /// cells up to the first piece beyond it (the pinner), that one included. The generators
+    /// ask it when a pinned piece moves, rather than listing the lines with the pins: few
+    /// pieces are pinned, and the list would be copied with every king-safety answer.
+    pub fn pin_line(&self, king: Cell, pinned: Cell, occupied: CellSet) -> CellSet {
+        let hour = self.hour_towards(king, pinned).expect("a pinned piece is on one of the king's rays");
+        let pinner = self.first_on_ray(pinned, hour, occupied).expect("a pinned piece has a pinner");
+        self.ray(king, hour) - self.ray(pinner, hour)
+    }
+
     /// The cells strictly between two cells on one ray, or `None` when no ray joins them.
     pub fn between(&self, from: Cell, to: Cell) -> Option<CellSet> {
         let hour = self.hour_towards(from, to)?;

@@ -124,7 +124,7 @@ impl HexShogiPosition {
                 let code = self.store.code(from) as usize;
                 let mut targets = self.reach(code, from) & open & safety.evasion;
                 if safety.pinned.contains(from) {
-                    targets &= self.pin_line(king, from);
+                    targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
                 }
                 self.push_board_moves(from, code, targets, out);
             }
@@ -275,15 +275,5 @@ impl HexShogiPosition {
             _ => CellSet::EMPTY,
         };
         KingSafety { checkers, evasion, pinned }
-    }
-
-    /// Where the piece on `pinned`, pinned to `king`, may go: between the king and the pinning
-    /// piece, or onto it. Found when asked rather than with the pins, because few pieces are
-    /// pinned and a list of lines would be copied at every node.
-    fn pin_line(&self, king: Cell, pinned: Cell) -> CellSet {
-        let grid = self.tables.grid;
-        let hour = grid.hour_towards(king, pinned).expect("a pinned piece is on one of the king's rays");
-        let pinner = grid.first_on_ray(pinned, hour, self.store.occupied()).expect("a pinned piece has a pinner");
-        grid.ray(king, hour) - grid.ray(pinner, hour)
     }
 }

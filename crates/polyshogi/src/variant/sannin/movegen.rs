@@ -27,7 +27,7 @@ struct KingSafety {
     /// Where a non-king move or a drop must end: anywhere when not in check; on the checking
     /// piece or between it and the king under one check; nowhere under two.
     evasion: CellSet,
-    /// The mover's pieces pinned to the king (`pin_line` says where each may go).
+    /// The mover's pieces pinned to the king (`HexGrid::pin_line` says where each may go).
     pinned: CellSet,
     /// The ally's king, which the mover's pieces may not attack after his move.
     ally_king: Option<Cell>,
@@ -277,16 +277,6 @@ impl SanninPosition {
         safety
     }
 
-    /// Where the piece on `pinned`, pinned to `king`, may go: between the king and the pinning
-    /// piece, or onto it. Found when asked rather than with the pins, because few pieces are
-    /// pinned and a list of lines would be copied with every `KingSafety`.
-    fn pin_line(&self, king: Cell, pinned: Cell) -> CellSet {
-        let grid = self.tables.grid;
-        let hour = grid.hour_towards(king, pinned).expect("a pinned piece is on one of the king's rays");
-        let pinner = grid.first_on_ray(pinned, hour, self.store.occupied()).expect("a pinned piece has a pinner");
-        grid.ray(king, hour) - grid.ray(pinner, hour)
-    }
-
     /// Cells no move may end on: own pieces and every king (kings are never captured).
     fn forbidden_targets(&self, mover: Player) -> CellSet {
         let mut forbidden = self.store.pieces_of(mover);
@@ -319,7 +309,7 @@ impl SanninPosition {
         for from in self.store.pieces_of(mover).without(safety.king) {
             let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & aim & safety.evasion;
             if safety.pinned.contains(from) {
-                targets &= self.pin_line(safety.king, from);
+                targets &= self.tables.grid.pin_line(safety.king, from, self.store.occupied());
             }
             let piece = self.piece_at(from).expect("own piece");
             if safety.ally_king.is_none() {
