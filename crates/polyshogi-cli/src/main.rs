@@ -3,6 +3,7 @@
 //! Every error ends as one `error: …` line on stderr and a non-zero exit.
 
 mod bench;
+mod external_engine;
 mod match_cmd;
 mod records;
 mod tune;

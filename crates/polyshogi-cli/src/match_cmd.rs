@@ -2,7 +2,8 @@
 //! seat order (all 6 for three players), random openings shared by all seat orders, a fixed
 //! time, node or depth budget per move (or a game clock), a progress bar, a results table
 //! (score by engine and seat, wins/draws/losses, and for two engines in a two-player game the
-//! Elo difference with its 95% error), and a record of every game in a folder.
+//! Elo difference with its 95% error), and a record of every game in a folder. Engines are
+//! this build's searches and levels, or other programs spoken to over the engine protocol.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::notation::describe::{ending_text, outcome_text};
+use polyshogi::notation::move_text;
+use polyshogi::notation::play_text::parse_in_game;
 use polyshogi::notation::record_write::write_record;
 use polyshogi::outcome::{Event, Outcome};
 use polyshogi::player::Player;
@@ -22,6 +25,12 @@ use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game};
 use polyshogi_cli::time_control::parse_clock;
 use polyshogi_engine::{Clock, Engine, EngineKind, EngineOptions, Evaluate, Level, Limits, Weights};
+
+use crate::external_engine::{protocol_moves, ExternalEngine, ExternalSpec, Forfeit};
+
+/// How long an external engine may think with only a node or depth budget, before
+/// `--timemargin`.
+const EXTERNAL_WAIT_WITHOUT_TIME: Duration = Duration::from_secs(60);
 
 /// Plays engines against each other.
 #[derive(clap::Args, Debug, Clone)]
@@ -33,9 +42,25 @@ pub struct MatchArgs {
     /// match's budget with its own). Two-player games: every ordered pair plays. Three
     /// players: with three or more engines every ordered triple of distinct engines plays (all
     /// 6 seat orders); with two, the first engine plays alone against two copies of the
-    /// second, in each seat.
+    /// second, in each seat. The name of an `--external` engine can be listed too.
     #[arg(long, value_delimiter = ',', required = true)]
     pub engines: Vec<String>,
+    /// Another program that speaks the engine protocol (docs/PROTOCOL.md), as `NAME=COMMAND`
+    /// (the command is split at spaces, without quoting), e.g. `old=/tmp/old/polyshogi engine`;
+    /// NAME can then be listed in `--engines`. Each seat of each game starts its own process.
+    /// Repeat for several.
+    #[arg(long = "external", value_name = "NAME=COMMAND")]
+    pub externals: Vec<String>,
+    /// An option of an `--external` engine, sent with `setoption` after the variant, the rules,
+    /// `Hash` and `Threads`: `NAME:OPTION=VALUE`, e.g. `old:Engine=alphabeta`. Repeat for
+    /// several.
+    #[arg(long = "external-option", value_name = "NAME:OPTION=VALUE")]
+    pub external_options: Vec<String>,
+    /// How long an `--external` engine's move may come after its time (`--movetime`, or its
+    /// clock) before it loses on time, in milliseconds. With only a node or depth budget it has
+    /// 60 s and this.
+    #[arg(long, default_value_t = 5000)]
+    pub timemargin: u64,
     /// How many games to play (rounded down to whole cycles of seat orders when possible).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -115,15 +140,29 @@ struct Budget {
     clock: Option<(u64, u64)>,
 }
 
-/// A player of the match: a search by name (`alphabeta`, …), or a playing level (`easy`, …),
-/// which brings the level's engine, evaluation noise and caps on the match's budget.
+/// A player of the match, with the threads and weights it plays with.
 #[derive(Clone, Debug)]
 struct Contestant {
-    kind: EngineKind,
-    level: Option<Level>,
+    program: Program,
     variant: Variant,
     threads: usize,
     weights: MatchWeights,
+}
+
+/// What chooses a contestant's moves.
+#[derive(Clone, Debug)]
+enum Program {
+    /// A search by name (`alphabeta`, …), or a playing level (`easy`, …), which brings the
+    /// level's engine, evaluation noise and caps on the match's budget.
+    Search { kind: EngineKind, level: Option<Level> },
+    /// Another program, over the engine protocol.
+    External(ExternalSpec),
+}
+
+/// The engine in one seat of one game.
+enum SeatEngine {
+    Search(Engine),
+    External(ExternalEngine),
 }
 
 /// The evaluation weights of a contestant, and the name they go by.
@@ -151,20 +190,29 @@ impl MatchWeights {
 }
 
 impl Contestant {
-    fn parse(name: &str, variant: Variant, threads: usize, weights: MatchWeights) -> Result<Contestant> {
-        if let Some(kind) = EngineKind::from_name(name) {
-            return Ok(Contestant { kind, level: None, variant, threads, weights });
-        }
-        if let Some(level) = Level::from_name(name) {
-            return Ok(Contestant { kind: level.settings(variant).kind, level: Some(level), variant, threads, weights });
-        }
-        let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-        let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        bail!("unknown engine `{name}` (engines: {}; levels: {})", engines.join(", "), levels.join(", "))
+    fn parse(name: &str, variant: Variant, threads: usize, weights: MatchWeights, externals: &[ExternalSpec]) -> Result<Contestant> {
+        let program = if let Some(spec) = externals.iter().find(|s| s.name == name) {
+            if weights.label.is_some() {
+                bail!("--weights apply to this build's engines, not to the external engine {name}");
+            }
+            Program::External(spec.clone())
+        } else if let Some(kind) = EngineKind::from_name(name) {
+            Program::Search { kind, level: None }
+        } else if let Some(level) = Level::from_name(name) {
+            Program::Search { kind: level.settings(variant).kind, level: Some(level) }
+        } else {
+            let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+            let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            bail!("unknown engine `{name}` (engines: {}; levels: {}; or an --external name)", engines.join(", "), levels.join(", "))
+        };
+        Ok(Contestant { program, variant, threads, weights })
     }
 
     fn name(&self) -> String {
-        let mut name = self.level.map_or(self.kind.name(), Level::name).to_string();
+        let mut name = match &self.program {
+            Program::Search { kind, level } => level.map_or(kind.name(), Level::name).to_string(),
+            Program::External(spec) => spec.name.clone(),
+        };
         if self.threads > 1 {
             let _ = write!(name, "-t{}", self.threads);
         }
@@ -174,19 +222,26 @@ impl Contestant {
         name
     }
 
-    fn engine(&self, options: EngineOptions) -> Engine {
+    /// The contestant's engine for one seat of one game: a search, or a started process.
+    fn engine(&self, options: EngineOptions, rules: &[String]) -> Result<SeatEngine> {
+        let (kind, level) = match &self.program {
+            Program::Search { kind, level } => (*kind, *level),
+            Program::External(spec) => {
+                return Ok(SeatEngine::External(ExternalEngine::start(spec, self.variant, rules, options.hash_mb, self.threads)?));
+            }
+        };
         let options = EngineOptions { threads: self.threads, weights: self.weights.weights, ..options };
-        let options = match self.level {
+        let options = match level {
             Some(level) => level.options(self.variant, options),
             None => options,
         };
-        Engine::with_options(self.kind, options)
+        Ok(SeatEngine::Search(Engine::with_options(kind, options)))
     }
 
     fn limits(&self, limits: &Limits) -> Limits {
-        match self.level {
-            Some(level) => level.limits(self.variant, limits),
-            None => *limits,
+        match self.program {
+            Program::Search { level: Some(level), .. } => level.limits(self.variant, limits),
+            _ => *limits,
         }
     }
 }
@@ -200,12 +255,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
         bail!("--threads {bad} is out of range (1..{})", polyshogi_engine::protocol::MAX_THREADS);
     }
     let weights = per_engine(&args.weights, args.engines.len(), "--weights", "choice")?;
+    let externals = external_specs(&args)?;
     let contestants: Vec<Contestant> = args
         .engines
         .iter()
         .zip(threads)
         .zip(weights)
-        .map(|((name, threads), weights)| Contestant::parse(name.trim(), variant, threads, MatchWeights::parse(weights.trim())?))
+        .map(|((name, threads), weights)| {
+            Contestant::parse(name.trim(), variant, threads, MatchWeights::parse(weights.trim())?, &externals)
+        })
         .collect::<Result<_>>()?;
     if contestants.len() < 2 {
         bail!("a match needs at least two engines");
@@ -275,6 +333,26 @@ pub fn run(args: MatchArgs) -> Result<()> {
         std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The `--external` engines with their `--external-option`s. Their names must differ from each
+/// other and from this build's engines and levels.
+fn external_specs(args: &MatchArgs) -> Result<Vec<ExternalSpec>> {
+    let mut specs: Vec<ExternalSpec> = Vec::new();
+    for text in &args.externals {
+        let spec = ExternalSpec::parse(text)?;
+        if EngineKind::from_name(&spec.name).is_some() || Level::from_name(&spec.name).is_some() {
+            bail!("--external `{text}`: `{}` is the name of one of this build's engines; choose another", spec.name);
+        }
+        if specs.iter().any(|s| s.name == spec.name) {
+            bail!("--external `{text}`: the name `{}` is given twice", spec.name);
+        }
+        specs.push(spec);
+    }
+    for text in &args.external_options {
+        ExternalSpec::add_option(&mut specs, text)?;
+    }
+    Ok(specs)
 }
 
 /// A per-engine option given once for all `engines` or once per engine, one value per engine.
@@ -377,12 +455,16 @@ fn play_game<P: Evaluate>(
     let mut game = opening(start, args.opening_plies, opening_seed);
     let opening_moves = game.moves().len();
     let options = EngineOptions { hash_mb: args.hash, ..EngineOptions::default() };
-    let mut engines: Vec<Engine> = lineup.iter().map(|&e| contestants[e].engine(options)).collect();
+    let mut engines: Vec<SeatEngine> = lineup.iter().map(|&e| contestants[e].engine(options, &args.rules)).collect::<Result<_>>()?;
+    // What an external engine is sent after `position startpos moves`, kept as the game goes.
+    let mut protocol_tokens = engines.iter().any(|e| matches!(e, SeatEngine::External(_))).then(|| protocol_moves(&game));
     let mut clocks: Vec<u64> = vec![budget.clock.map_or(0, |c| c.0); seats.len()];
     let stop = AtomicBool::new(false);
     let mut termination = String::new();
     let mut ending = String::new();
-    let mut flagged: Option<Player> = None;
+    // A player who lost without the rules ending the game: on time, or an external engine's
+    // failure.
+    let mut forfeited: Option<Player> = None;
     let mut final_places: Option<Vec<u8>> = None;
     while game.position().outcome().is_none() {
         if game.moves().len() >= args.max_plies {
@@ -392,6 +474,9 @@ fn play_game<P: Evaluate>(
         }
         if game.position().decision_pending() {
             game.answer_pending(true).map_err(|e| anyhow::anyhow!("{e}"))?;
+            if let Some(tokens) = &mut protocol_tokens {
+                tokens.push("accept".to_string());
+            }
             continue;
         }
         let mover = game.position().to_move();
@@ -406,23 +491,42 @@ fn play_game<P: Evaluate>(
         };
         let thinking = Instant::now();
         let limits = contestants[lineup[seat]].limits(&limits);
-        let result = engines[seat].think(&game, &limits, &stop, &mut |_| {});
+        let choice = match &mut engines[seat] {
+            SeatEngine::Search(engine) => Ok(engine.think(&game, &limits, &stop, &mut |_| {}).best),
+            SeatEngine::External(engine) => {
+                let tokens = protocol_tokens.as_deref().expect("kept when an external engine plays");
+                external_move(engine, &game, tokens, budget, &clocks, seat, args.timemargin).map(Some)
+            }
+        };
         let spent = thinking.elapsed();
+        let seat_name = game.position().seat_name(mover);
         if let Some((_, inc)) = budget.clock {
             let spent = spent.as_millis() as u64;
             if spent > clocks[seat] {
-                flagged = Some(mover);
-                termination = format!("{} lost on time", game.position().seat_name(mover));
+                forfeited = Some(mover);
+                termination = format!("{seat_name} lost on time");
                 ending = "lost on time".to_string();
                 break;
             }
             clocks[seat] = clocks[seat] - spent + inc;
         }
-        let Some(m) = result.best else {
-            termination = format!("{} found no move", contestants[lineup[seat]].name());
-            ending = "an engine found no move".to_string();
-            break;
+        let m = match choice {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                termination = format!("{} found no move", contestants[lineup[seat]].name());
+                ending = "an engine found no move".to_string();
+                break;
+            }
+            Err(Forfeit { ending: why, detail }) => {
+                forfeited = Some(mover);
+                termination = format!("{seat_name} ({}) forfeits: {detail}", contestants[lineup[seat]].name());
+                ending = why.to_string();
+                break;
+            }
         };
+        if let Some(tokens) = &mut protocol_tokens {
+            tokens.push(move_text::canonical(game.position(), m));
+        }
         let events = game.play(m).map_err(|e| {
             anyhow::anyhow!("game {}: {} chose an illegal move {m:?}: {e}", index + 1, contestants[lineup[seat]].name())
         })?;
@@ -432,11 +536,11 @@ fn play_game<P: Evaluate>(
             }
         }
     }
-    let points = score(game.position(), seats, flagged);
+    let points = score(game.position(), seats, forfeited);
     // Without a placing from the rules (a ply cap, a time forfeit): those who scored share
     // first place, the others second.
     let places = final_places
-        .filter(|_| flagged.is_none())
+        .filter(|_| forfeited.is_none())
         .unwrap_or_else(|| points.iter().map(|&p| if p > 0.0 { 1 } else { 2 }).collect());
     if termination.is_empty() {
         (termination, ending) = match game.position().outcome() {
@@ -457,14 +561,53 @@ fn play_game<P: Evaluate>(
     Ok(GameResult { index, lineup: lineup.to_vec(), points, places, plies: game.moves().len(), ending, record })
 }
 
+/// An external engine's move: the engine is sent the game's moves and the budget (`go`), and
+/// waits for its answer until its time and `margin_ms` have passed. A move that is not legal
+/// here, a late answer or a refused command forfeits the game.
+fn external_move<P: Evaluate>(
+    engine: &mut ExternalEngine,
+    game: &Game<P>,
+    tokens: &[String],
+    budget: &Budget,
+    clocks: &[u64],
+    seat: usize,
+    margin_ms: u64,
+) -> Result<Move, Forfeit> {
+    let mut go = Vec::new();
+    let mut time = None;
+    if let Some(ms) = budget.movetime {
+        go.push(format!("movetime {ms}"));
+        time = Some(ms);
+    }
+    if let Some(n) = budget.nodes {
+        go.push(format!("nodes {n}"));
+    }
+    if let Some(d) = budget.depth {
+        go.push(format!("depth {d}"));
+    }
+    if let Some((_, inc)) = budget.clock {
+        // The protocol's names for the first, second and third seat's clocks.
+        for (s, ms) in clocks.iter().enumerate() {
+            let (t, i) = [("btime", "binc"), ("wtime", "winc"), ("gtime", "ginc")][s];
+            go.push(format!("{t} {ms} {i} {inc}"));
+        }
+        time = Some(clocks[seat]);
+    }
+    let wait = time.map_or(EXTERNAL_WAIT_WITHOUT_TIME, Duration::from_millis) + Duration::from_millis(margin_ms);
+    let text = engine.best_move(tokens, &go.join(" "), wait)?;
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut legal);
+    parse_in_game(game, &legal, &text).map_err(|e| Forfeit { ending: "illegal move", detail: format!("played `{text}`: {e}") })
+}
+
 /// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game
-/// stopped unfinished is a draw among the players still in it; a player who lost on time
-/// scores 0 and the others share his point.
-pub(crate) fn score<P: Evaluate>(pos: &P, seats: &[Player], flagged: Option<Player>) -> Vec<f64> {
+/// stopped unfinished is a draw among the players still in it; a player who lost on time or
+/// forfeited scores 0 and the others share his point.
+pub(crate) fn score<P: Evaluate>(pos: &P, seats: &[Player], forfeited: Option<Player>) -> Vec<f64> {
     let share = |players: &[Player]| -> Vec<f64> {
         seats.iter().map(|p| if players.contains(p) { 1.0 / players.len() as f64 } else { 0.0 }).collect()
     };
-    if let Some(loser) = flagged {
+    if let Some(loser) = forfeited {
         let others: Vec<Player> = seats.iter().copied().filter(|&p| p != loser && pos.players_in().contains(p)).collect();
         return share(&others);
     }

@@ -370,6 +370,119 @@ fn match_rejects_an_unknown_engine_and_a_missing_budget() {
     assert!(line.contains("--movetime"), "{line}");
 }
 
+/// The game records of a `match --out` folder, without their tags (which name the engines).
+fn record_bodies(dir: &Path) -> Vec<String> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    names
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "psn"))
+        .map(|p| std::fs::read_to_string(p).unwrap().lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join("\n"))
+        .collect()
+}
+
+#[test]
+fn an_external_engine_of_this_build_plays_the_games_its_search_plays() {
+    // Node budgets make the searches reproducible, so this build's paranoid search, spoken to
+    // over the protocol, must play the very games it plays inside the match. Sannin with
+    // alliances to confirm: the move lists sent to the engine carry the answers too.
+    let dir = TempDir::new("match-external");
+    let binary = env!("CARGO_BIN_EXE_polyshogi");
+    let common = ["sannin", "--rule", "compulsory=confirm", "--games", "3", "--nodes", "300", "--seed", "36", "--quiet"];
+    let inside = dir.0.join("inside");
+    success(&[&["match"][..], &common, &["--engines", "paranoid,paranoid", "--out", inside.to_str().unwrap()]].concat());
+    let outside = dir.0.join("outside");
+    let external = format!("self={binary} engine");
+    let out = success(
+        &[
+            &["match"][..],
+            &common,
+            &["--external", &external, "--external-option", "self:Engine=paranoid", "--engines", "paranoid,self"],
+            &["--out", outside.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let self_row = out.lines().find(|l| l.starts_with("self ")).expect("a row for the external engine");
+    assert_eq!(self_row.split_whitespace().nth(1), Some("6"), "{out}");
+    let (inside, outside) = (record_bodies(&inside), record_bodies(&outside));
+    assert_eq!(inside.len(), 3);
+    assert!(
+        inside.iter().any(|r| r.contains(" accept")),
+        "no alliance was proposed in these games; choose a seed whose games have one"
+    );
+    assert_eq!(inside, outside);
+}
+
+/// A program that answers the protocol's setup and then, to `go`, with `on_go` (shell).
+fn fake_engine(dir: &TempDir, name: &str, on_go: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    usi) echo usiok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = dir.write(name, &script);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn an_external_engine_that_fails_forfeits_its_games() {
+    let dir = TempDir::new("match-forfeits");
+    for (name, on_go, ending, termination) in [
+        ("liar", "echo 'bestmove P1a-1b'", "illegal move 2", "forfeits: played `P1a-1b`"),
+        ("mute", "true", "lost on time 2", "forfeits: sent no `bestmove` in time"),
+        ("quitter", "exit 0", "engine stopped 2", "forfeits: stopped before `bestmove`"),
+        ("grumbler", "echo 'info string error: out of sorts'", "engine error 2", "forfeits: refused a command: out of sorts"),
+    ] {
+        let external = format!("{name}={}", fake_engine(&dir, name, on_go));
+        let games = dir.0.join(format!("{name}-games"));
+        let out = success(&[
+            "match",
+            "hexshogi91",
+            "--external",
+            &external,
+            "--engines",
+            &format!("greedy,{name}"),
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+            "--timemargin",
+            "100",
+            "--quiet",
+            "--out",
+            games.to_str().unwrap(),
+        ]);
+        let row = out.lines().find(|l| l.starts_with(&format!("{name} "))).expect("a row for the external engine");
+        // games, points, score, W, D, L: every game lost.
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(columns[1..7], ["2", "0.0", "0.0%", "0", "0", "2"], "{out}");
+        assert!(out.contains(&format!("endings: {ending}\n")), "{out}");
+        let record = std::fs::read_to_string(games.join("game-0001.psn")).unwrap();
+        assert!(record.contains(termination), "{record}");
+        success(&["validate", games.join("game-0001.psn").to_str().unwrap()]);
+    }
+}
+
+#[test]
+fn match_refuses_an_external_engine_it_cannot_set_up() {
+    let binary = env!("CARGO_BIN_EXE_polyshogi");
+    let run = |external: &str, extra: &[&str]| {
+        clean_error(&[&["match", "sankaku", "--external", external, "--engines", "greedy,other", "--nodes", "10"][..], extra].concat())
+    };
+    let line = run("other=/nonexistent/engine", &[]);
+    assert!(line.contains("cannot start the engine other (`/nonexistent/engine`)"), "{line}");
+    let line = run(&format!("other={binary} engine"), &["--external-option", "other:Colour=red"]);
+    assert!(line.contains("the engine other did not start") && line.contains("unknown option `Colour`"), "{line}");
+    let line = run(&format!("other={binary} engine"), &["--external-option", "another:Hash=8"]);
+    assert!(line.contains("no --external engine is named `another`"), "{line}");
+    let line = run(&format!("other={binary} engine"), &["--weights", "tuned,hand"]);
+    assert!(line.contains("not to the external engine other"), "{line}");
+    let line = clean_error(&["match", "sankaku", "--external", "greedy=/bin/true", "--engines", "greedy,alphabeta", "--nodes", "10"]);
+    assert!(line.contains("`greedy` is the name of one of this build's engines"), "{line}");
+    let line = clean_error(&["match", "sankaku", "--external", "other", "--engines", "greedy,other", "--nodes", "10"]);
+    assert!(line.contains("NAME=COMMAND"), "{line}");
+}
+
 /// A two-game Sankaku match of alpha-beta against itself, with `--weights weights`.
 fn sankaku_match_with_weights(weights: &str) -> String {
     success(&[
