@@ -3,7 +3,7 @@
 //! author's program can play ours. One process per seat and game; it is told the variant, the
 //! rules and its options once, then the whole move list and a `go` for every move.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -12,9 +12,10 @@ use anyhow::{bail, Context, Result};
 use polyshogi::notation::move_text;
 use polyshogi::variant::Variant;
 use polyshogi::{Game, Rules};
+use polyshogi_engine::protocol::next_line;
 
-/// The longest line read from an engine; a longer one ends its game.
-const MAX_LINE: usize = 64 * 1024;
+/// How many of an engine's lines may wait to be read; an engine that writes more waits.
+const LINES_QUEUED: usize = 1024;
 /// How long an engine may take to answer `usi` and `isready` when it starts.
 const START_WAIT: Duration = Duration::from_secs(30);
 
@@ -78,7 +79,8 @@ impl Forfeit {
 /// A line from the engine, or why there are no more.
 enum Line {
     Text(String),
-    TooLong,
+    /// What is wrong with a line (too long, not UTF-8).
+    Bad(String),
     End,
 }
 
@@ -103,7 +105,7 @@ impl ExternalEngine {
             .with_context(|| format!("cannot start the engine {} (`{}`)", spec.name, spec.command.join(" ")))?;
         let input = child.stdin.take().expect("stdin is piped");
         let output = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(LINES_QUEUED);
         std::thread::spawn(move || read_lines(output, &sender));
         let mut engine = ExternalEngine { child, input, lines };
         let mut setup = vec!["usi".to_string()];
@@ -156,7 +158,7 @@ impl ExternalEngine {
             let wait = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(wait) {
                 Ok(Line::Text(line)) => line,
-                Ok(Line::TooLong) => return Err(Forfeit::new("engine error", format!("wrote a line over {MAX_LINE} bytes"))),
+                Ok(Line::Bad(error)) => return Err(Forfeit::new("engine error", format!("wrote a bad line: {error}"))),
                 Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Forfeit::new("engine stopped", format!("stopped before `{word}`")));
                 }
@@ -183,17 +185,15 @@ impl Drop for ExternalEngine {
     }
 }
 
-/// Sends the engine's output line by line until it ends or a line is too long.
-fn read_lines(output: impl Read, sender: &mpsc::Sender<Line>) {
+/// Sends the engine's output line by line until it ends or a line is bad.
+fn read_lines(output: impl Read, sender: &mpsc::SyncSender<Line>) {
     let mut reader = BufReader::new(output);
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        let read = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes);
-        let line = match read {
-            Ok(0) | Err(_) => Line::End,
-            Ok(_) if bytes.len() > MAX_LINE => Line::TooLong,
-            Ok(_) => Line::Text(String::from_utf8_lossy(&bytes).trim().to_string()),
+        let line = match next_line(&mut reader, &mut bytes) {
+            Ok(Some(Ok(text))) => Line::Text(text.trim().to_string()),
+            Ok(Some(Err(error))) => Line::Bad(error),
+            Ok(None) | Err(_) => Line::End,
         };
         let last = !matches!(line, Line::Text(_));
         if sender.send(line).is_err() || last {

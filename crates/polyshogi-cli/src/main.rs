@@ -180,6 +180,16 @@ fn restore_default_sigpipe() {
     }
 }
 
+/// A match writes to its external engines' pipes: one that has quit must be a failure of its
+/// game (the write returns an error), not a signal that ends the whole match.
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called before the match starts any thread or process; SIG_IGN is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 /// Clap's message without its usage block, folded onto one line.
 fn one_line_clap_error(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
@@ -222,7 +232,12 @@ fn run(command: Command) -> Result<()> {
         Command::Bench { playouts: true, seconds, seed, .. } => bench::run_playouts(seconds, seed),
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
-        Command::Match(args) => match_cmd::run(args)?,
+        Command::Match(args) => {
+            if !args.externals.is_empty() {
+                ignore_sigpipe();
+            }
+            match_cmd::run(args)?
+        }
         Command::Tune(args) => tune::run(args)?,
         Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,

@@ -98,6 +98,31 @@ fn error(message: &str) -> String {
 }
 
 #[test]
+fn an_overlong_or_garbled_line_is_refused_and_the_session_goes_on() {
+    use polyshogi_engine::protocol::MAX_LINE_BYTES;
+    let mut input = Vec::new();
+    // Exactly the limit, without the line end: accepted (trailing spaces are ignored).
+    let padded = |line: &str, bytes: usize| format!("{line}{}", " ".repeat(bytes - line.len()));
+    input.extend(format!("{}\n", padded("isready", MAX_LINE_BYTES)).into_bytes());
+    // One byte more: refused, and the rest of that line is not read as commands.
+    input.extend(format!("{}isready\n", padded("isready", MAX_LINE_BYTES - 6)).into_bytes());
+    input.extend(b"isready \xff\xfe\n");
+    input.extend(b"isready\n");
+    let mut output = Vec::new();
+    run(&input[..], &mut output).expect("in-memory I/O does not fail");
+    let lines: Vec<String> = String::from_utf8(output).unwrap().lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "readyok".to_string(),
+            error(&format!("the line is longer than {MAX_LINE_BYTES} bytes")),
+            error("the line is not UTF-8 text"),
+            "readyok".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn every_playable_variant_follows_its_transcript() {
     let playable: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
     let covered: Vec<&str> = CASES.iter().map(|c| c.variant).collect();
