@@ -107,7 +107,8 @@ struct Running<'scope> {
     infinite: bool,
 }
 
-/// The longest line read: a `position` with ten thousand moves fits several times over.
+/// The longest line read, without its line end: a `position` with ten thousand moves fits
+/// several times over.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The next line of the input, with its line end, or what is wrong with it. None at the end
