@@ -138,7 +138,9 @@ describe('a Sannin game against two bots', { concurrency: false }, () => {
     await view.goto(BASE + created.spectator);
     const ply = Number(await page.locator('#game').getAttribute('data-ply'));
     await waitPly(view, ply);
-    assert.match(await view.locator('#connection').innerText(), /spectator/);
+    // The line is drawn from the socket's state, which can change after the moves arrive (a
+    // socket that drops shows "Reconnecting…" until it is back): wait for the spectator's line.
+    await view.waitForFunction(() => /Connected · spectator/.test(document.querySelector('#connection')?.textContent || ''));
     assert.equal(await view.locator('#game').getAttribute('data-acting'), '');
     assert.ok(await view.locator('#play-controls').isHidden(), 'no move controls for a spectator');
     // The spectator cannot select First's pieces even though First is to move.

@@ -135,7 +135,11 @@ impl ExternalEngine {
     /// Returns the move's text as the engine wrote it.
     pub fn best_move(&mut self, moves: &[String], go_args: &str, wait: Duration) -> Result<String, Forfeit> {
         let deadline = Instant::now() + wait;
-        let position = if moves.is_empty() { "position startpos".to_string() } else { format!("position startpos moves {}", moves.join(" ")) };
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
         self.send(&position)?;
         self.send(&format!("go {go_args}"))?;
         let reply = self.read_until("bestmove", deadline)?;

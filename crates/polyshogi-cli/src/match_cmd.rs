@@ -161,7 +161,8 @@ enum Program {
 
 /// The engine in one seat of one game.
 enum SeatEngine {
-    Search(Engine),
+    /// Boxed: a search engine is much larger than a process's handles.
+    Search(Box<Engine>),
     External(ExternalEngine),
 }
 
@@ -190,7 +191,13 @@ impl MatchWeights {
 }
 
 impl Contestant {
-    fn parse(name: &str, variant: Variant, threads: usize, weights: MatchWeights, externals: &[ExternalSpec]) -> Result<Contestant> {
+    fn parse(
+        name: &str,
+        variant: Variant,
+        threads: usize,
+        weights: MatchWeights,
+        externals: &[ExternalSpec],
+    ) -> Result<Contestant> {
         let program = if let Some(spec) = externals.iter().find(|s| s.name == name) {
             if weights.label.is_some() {
                 bail!("--weights apply to this build's engines, not to the external engine {name}");
@@ -203,7 +210,11 @@ impl Contestant {
         } else {
             let engines: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
             let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-            bail!("unknown engine `{name}` (engines: {}; levels: {}; or an --external name)", engines.join(", "), levels.join(", "))
+            bail!(
+                "unknown engine `{name}` (engines: {}; levels: {}; or an --external name)",
+                engines.join(", "),
+                levels.join(", ")
+            )
         };
         Ok(Contestant { program, variant, threads, weights })
     }
@@ -227,7 +238,13 @@ impl Contestant {
         let (kind, level) = match &self.program {
             Program::Search { kind, level } => (*kind, *level),
             Program::External(spec) => {
-                return Ok(SeatEngine::External(ExternalEngine::start(spec, self.variant, rules, options.hash_mb, self.threads)?));
+                return Ok(SeatEngine::External(ExternalEngine::start(
+                    spec,
+                    self.variant,
+                    rules,
+                    options.hash_mb,
+                    self.threads,
+                )?));
             }
         };
         let options = EngineOptions { threads: self.threads, weights: self.weights.weights, ..options };
@@ -235,7 +252,7 @@ impl Contestant {
             Some(level) => level.options(self.variant, options),
             None => options,
         };
-        Ok(SeatEngine::Search(Engine::with_options(kind, options)))
+        Ok(SeatEngine::Search(Box::new(Engine::with_options(kind, options))))
     }
 
     fn limits(&self, limits: &Limits) -> Limits {
@@ -455,7 +472,8 @@ fn play_game<P: Evaluate>(
     let mut game = opening(start, args.opening_plies, opening_seed);
     let opening_moves = game.moves().len();
     let options = EngineOptions { hash_mb: args.hash, ..EngineOptions::default() };
-    let mut engines: Vec<SeatEngine> = lineup.iter().map(|&e| contestants[e].engine(options, &args.rules)).collect::<Result<_>>()?;
+    let mut engines: Vec<SeatEngine> =
+        lineup.iter().map(|&e| contestants[e].engine(options, &args.rules)).collect::<Result<_>>()?;
     // What an external engine is sent after `position startpos moves`, kept as the game goes.
     let mut protocol_tokens = engines.iter().any(|e| matches!(e, SeatEngine::External(_))).then(|| protocol_moves(&game));
     let mut clocks: Vec<u64> = vec![budget.clock.map_or(0, |c| c.0); seats.len()];

@@ -467,7 +467,9 @@ fn an_external_engine_that_fails_forfeits_its_games() {
 fn match_refuses_an_external_engine_it_cannot_set_up() {
     let binary = env!("CARGO_BIN_EXE_polyshogi");
     let run = |external: &str, extra: &[&str]| {
-        clean_error(&[&["match", "sankaku", "--external", external, "--engines", "greedy,other", "--nodes", "10"][..], extra].concat())
+        clean_error(
+            &[&["match", "sankaku", "--external", external, "--engines", "greedy,other", "--nodes", "10"][..], extra].concat(),
+        )
     };
     let line = run("other=/nonexistent/engine", &[]);
     assert!(line.contains("cannot start the engine other (`/nonexistent/engine`)"), "{line}");
@@ -477,7 +479,8 @@ fn match_refuses_an_external_engine_it_cannot_set_up() {
     assert!(line.contains("no --external engine is named `another`"), "{line}");
     let line = run(&format!("other={binary} engine"), &["--weights", "tuned,hand"]);
     assert!(line.contains("not to the external engine other"), "{line}");
-    let line = clean_error(&["match", "sankaku", "--external", "greedy=/bin/true", "--engines", "greedy,alphabeta", "--nodes", "10"]);
+    let line =
+        clean_error(&["match", "sankaku", "--external", "greedy=/bin/true", "--engines", "greedy,alphabeta", "--nodes", "10"]);
     assert!(line.contains("`greedy` is the name of one of this build's engines"), "{line}");
     let line = clean_error(&["match", "sankaku", "--external", "other", "--engines", "greedy,other", "--nodes", "10"]);
     assert!(line.contains("NAME=COMMAND"), "{line}");
