@@ -615,7 +615,7 @@ fn external_move<P: Evaluate>(
     let text = engine.best_move(tokens, &go.join(" "), wait)?;
     let mut legal = MoveList::new();
     game.legal_moves(&mut legal);
-    parse_in_game(game, &legal, &text).map_err(|e| Forfeit { ending: "illegal move", detail: format!("played `{text}`: {e}") })
+    parse_in_game(game, &legal, &text).map_err(|e| Forfeit { ending: "illegal move", detail: e.to_string() })
 }
 
 /// Points per seat (seat order): the winner 1; a draw shared by n players 1/n each; a game

@@ -428,7 +428,7 @@ fn fake_engine(dir: &TempDir, name: &str, on_go: &str) -> String {
 fn an_external_engine_that_fails_forfeits_its_games() {
     let dir = TempDir::new("match-forfeits");
     for (name, on_go, ending, termination) in [
-        ("liar", "echo 'bestmove P1a-1b'", "illegal move 2", "forfeits: played `P1a-1b`"),
+        ("liar", "echo 'bestmove P1a-1b'", "illegal move 2", "forfeits: `P1a-1b`, column 2: `1a` is not a cell of this board"),
         ("mute", "true", "lost on time 2", "forfeits: sent no `bestmove` in time"),
         ("quitter", "exit 0", "engine stopped 2", "forfeits: stopped before `bestmove`"),
         ("grumbler", "echo 'info string error: out of sorts'", "engine error 2", "forfeits: refused a command: out of sorts"),
