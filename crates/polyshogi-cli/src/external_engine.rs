@@ -62,7 +62,7 @@ impl ExternalSpec {
 }
 
 /// Why an engine lost a game without the rules ending it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Forfeit {
     /// What the match's table counts (`illegal move`).
     pub ending: &'static str,
@@ -108,22 +108,21 @@ impl ExternalEngine {
         let (sender, lines) = mpsc::sync_channel(LINES_QUEUED);
         std::thread::spawn(move || read_lines(output, &sender));
         let mut engine = ExternalEngine { child, input, lines };
-        let mut setup = vec!["usi".to_string()];
-        setup.push(format!("setoption name Variant value {}", variant.name()));
-        setup.extend(rules.iter().map(|rule| format!("setoption name Rule value {rule}")));
-        setup.push(format!("setoption name Hash value {hash_mb}"));
+        let mut options = vec![("Variant".to_string(), variant.name().to_string())];
+        options.extend(rules.iter().map(|rule| ("Rule".to_string(), rule.clone())));
+        options.push(("Hash".to_string(), hash_mb.to_string()));
         if threads > 1 {
-            setup.push(format!("setoption name Threads value {threads}"));
+            options.push(("Threads".to_string(), threads.to_string()));
         }
-        setup.extend(spec.options.iter().map(|(option, value)| format!("setoption name {option} value {value}")));
-        setup.push("isready".to_string());
+        options.extend(spec.options.iter().cloned());
         let deadline = Instant::now() + START_WAIT;
         let result = (|| {
-            engine.send(&setup[0])?;
+            engine.send("usi")?;
             engine.read_until("usiok", deadline)?;
-            for line in &setup[1..] {
-                engine.send(line)?;
+            for (option, value) in &options {
+                engine.send(&format!("setoption name {option} value {value}"))?;
             }
+            engine.send("isready")?;
             engine.read_until("readyok", deadline)
         })();
         result.map_err(|f| anyhow::anyhow!("the engine {} did not start: {}", spec.name, f.detail))?;
@@ -182,8 +181,8 @@ impl ExternalEngine {
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());
-        // The game is over: an engine that does not leave at once is not waited for.
+        // The game is over, and nothing the engine would still do matters: it is not asked to
+        // quit and waited for, but stopped.
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -192,9 +191,8 @@ impl Drop for ExternalEngine {
 /// Sends the engine's output line by line until it ends or a line is bad.
 fn read_lines(output: impl Read, sender: &mpsc::SyncSender<Line>) {
     let mut reader = BufReader::new(output);
-    let mut bytes = Vec::new();
     loop {
-        let line = match next_line(&mut reader, &mut bytes) {
+        let line = match next_line(&mut reader) {
             Ok(Some(Ok(text))) => Line::Text(text.trim().to_string()),
             Ok(Some(Err(error))) => Line::Bad(error),
             Ok(None) | Err(_) => Line::End,

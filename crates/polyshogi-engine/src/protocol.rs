@@ -114,16 +114,16 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// The next line of the input, with its line end, or what is wrong with it. None at the end
 /// of the input. A line over `MAX_LINE_BYTES` is read to its end and refused. (`polyshogi match`
 /// reads external engines' replies with it too.)
-pub fn next_line(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> std::io::Result<Option<Result<String, String>>> {
-    bytes.clear();
-    if std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', bytes)? == 0 {
+pub fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<Result<String, String>>> {
+    let mut bytes = Vec::new();
+    if std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut bytes)? == 0 {
         return Ok(None);
     }
     if bytes.len() > MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
         input.skip_until(b'\n')?;
         return Ok(Some(Err(format!("the line is longer than {MAX_LINE_BYTES} bytes"))));
     }
-    Ok(Some(String::from_utf8(std::mem::take(bytes)).map_err(|_| "the line is not UTF-8 text".to_string())))
+    Ok(Some(String::from_utf8(bytes).map_err(|_| "the line is not UTF-8 text".to_string())))
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -139,8 +139,7 @@ pub fn run<W: Write + Send>(mut input: impl BufRead, output: &mut W) -> std::io:
             }
             out.flush()
         };
-        let mut bytes = Vec::new();
-        while let Some(line) = next_line(&mut input, &mut bytes)? {
+        while let Some(line) = next_line(&mut input)? {
             let line = match line {
                 Ok(line) => line,
                 Err(error) => {
