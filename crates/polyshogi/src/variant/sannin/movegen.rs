@@ -260,8 +260,13 @@ impl SanninPosition {
             by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
         };
         let own = self.store.pieces_of(mover);
+        // Only a ranging piece pins, so only the rays that hold one are followed.
+        let far = grid.lines(king) & others & self.rangers;
+        if far.is_empty() {
+            return safety;
+        }
         for hour in Hour::ALL {
-            if (grid.ray(king, hour) & others).is_empty() {
+            if (grid.ray(king, hour) & far).is_empty() {
                 continue;
             }
             let Some(shield) = grid.first_on_ray(king, hour, self.store.occupied()) else { continue };
@@ -307,17 +312,18 @@ impl SanninPosition {
     fn generate_board_moves(&self, mover: Player, safety: &KingSafety, aim: CellSet, out: &mut impl MoveSink, depth: u8) {
         let forbidden = self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
-            let mut targets = (self.reach(self.store.code(from) as usize, from) - forbidden) & aim & safety.evasion;
+            let code = self.store.code(from) as usize;
+            let mut targets = (self.reach(code, from) - forbidden) & aim & safety.evasion;
             if safety.pinned.contains(from) {
                 targets &= self.tables.grid.pin_line(safety.king, from, self.store.occupied());
             }
-            let piece = self.piece_at(from).expect("own piece");
             if safety.ally_king.is_none() {
                 // Nothing more to test: the moves go in by sets.
-                let (plain, promoted) = self.promotion_sets(mover, from, targets, piece);
+                let (plain, promoted) = self.promotion_sets(mover, from, code, targets);
                 out.push_split(from, plain, promoted);
                 continue;
             }
+            let piece = self.piece_at(from).expect("own piece");
             for to in targets {
                 self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
             }
@@ -563,19 +569,20 @@ impl SanninPosition {
         }
     }
 
-    /// `promotion_choices` for every cell of `targets` at once: (the cells reached without
-    /// promotion, those reached with it).
-    fn promotion_sets(&self, mover: Player, from: Cell, targets: CellSet, piece: Piece) -> (CellSet, CellSet) {
-        if piece.promoted || !can_ever_promote(piece.role) {
-            return (targets, CellSet::EMPTY);
-        }
+    /// `promotion_choices` for every cell of `targets` at once, for the piece of square code
+    /// `code` on `from`, which is not a king: (the cells reached without promotion, those
+    /// reached with it). The sets come from the code's tables, without decoding the piece.
+    #[inline]
+    fn promotion_sets(&self, mover: Player, from: Cell, code: usize, targets: CellSet) -> (CellSet, CellSet) {
         let tables = self.tables;
-        let rules = &self.rules;
-        if piece.role == Role::King && !rules.king_zone_promotion {
+        // Moving into or out of the zone or the Garden qualifies; passing over it does not.
+        let zone = tables.promotion_cells_of[code];
+        if zone.is_empty() {
+            // A piece that cannot promote, which no cell leaves without a move.
             return (targets, CellSet::EMPTY);
         }
-        let dead =
-            if matches!(piece.role, Role::Pawn | Role::Lance) { targets & tables.dead_cells[mover] } else { CellSet::EMPTY };
+        let rules = &self.rules;
+        let dead = targets & tables.dead_cells_of[code];
         let stuck_allowed = rules.dead_cell_rule == DeadCellRule::AllowStuck;
         let forced_in_ally_territory = rules.allied_promotion == AlliedPromotion::ForcedInAllyTerritory;
         if let Some(ally) = self.ally_of(mover).filter(|_| forced_in_ally_territory) {
@@ -584,22 +591,10 @@ impl SanninPosition {
             let rest = targets - promoting;
             return (if stuck_allowed { rest } else { rest - dead }, promoting);
         }
-        let zone = tables.promotion_zone[mover];
-        let qualifying = if piece.role == Role::King {
-            if zone.contains(from) {
-                targets
-            } else {
-                targets & zone
-            }
-        } else if zone.contains(from) || from == tables.garden {
-            targets
-        } else {
-            // Moving into or out of the Garden qualifies; passing over it does not.
-            targets & zone.with(tables.garden)
-        };
         if !self.may_promote(mover) {
             return (if stuck_allowed { targets } else { targets - dead }, CellSet::EMPTY);
         }
+        let qualifying = if zone.contains(from) { targets } else { targets & zone };
         match rules.dead_cell_rule {
             DeadCellRule::ForcePromote => (targets - dead, qualifying | dead),
             DeadCellRule::Illegal => (targets - dead, qualifying),

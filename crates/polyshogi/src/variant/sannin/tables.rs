@@ -7,7 +7,7 @@ use crate::cellset::CellSet;
 use crate::geometry::{Cell, HexGrid, HexNaming, Hour, HEX127};
 use crate::mv::HourSet;
 use crate::piece::{Piece, Role};
-use crate::piece_store::CODES;
+use crate::piece_store::{code_of, CODES};
 use crate::player::{ByPlayer, Player};
 
 /// The screen hour each player calls 12 o'clock: First faces 8, Middle 12, Last 4 (§1.2).
@@ -94,6 +94,12 @@ pub struct SanninTables {
     pub promotion_zone: ByPlayer<CellSet>,
     /// The far gap edge, where a pawn or lance has no move (7 cells).
     pub dead_cells: ByPlayer<CellSet>,
+    /// By square code, for the pieces but the king: where a move from or into a cell of the
+    /// set may promote (the owner's promotion zone and the Garden); empty for pieces that
+    /// cannot promote. The generator reads it without decoding the piece.
+    pub promotion_cells_of: [CellSet; CODES],
+    /// By square code: `dead_cells` for an unpromoted pawn or lance, empty for the others.
+    pub dead_cells_of: [CellSet; CODES],
     pub garden: Cell,
     pub start: Vec<(Cell, Piece)>,
 }
@@ -142,6 +148,17 @@ impl SanninTables {
             territory[a] | territory[b]
         });
         let dead_cells = ByPlayer::new(|p| grid.band(Hour::new(FORWARD[p]), 1));
+        let mut promotion_cells_of = [CellSet::EMPTY; CODES];
+        let mut dead_cells_of = [CellSet::EMPTY; CODES];
+        for player in Player::ALL {
+            for role in Role::ALL.into_iter().filter(|&role| role != Role::King && can_ever_promote(role)) {
+                let code = code_of(Piece { player, role, promoted: false }) as usize;
+                promotion_cells_of[code] = promotion_zone[player].with(grid.centre());
+                if matches!(role, Role::Pawn | Role::Lance) {
+                    dead_cells_of[code] = dead_cells[player];
+                }
+            }
+        }
 
         let middle_start =
             MIDDLE_START.map(|(role, name)| (role, HexNaming::Sannin.parse(grid, name).expect("start cells are on the board")));
@@ -165,6 +182,8 @@ impl SanninTables {
             territory,
             promotion_zone,
             dead_cells,
+            promotion_cells_of,
+            dead_cells_of,
             garden: grid.centre(),
             start,
         }
