@@ -299,12 +299,9 @@ impl SanninPosition {
         let forbidden = self.forbidden_targets(mover);
         let movable = self.store.pieces_of(mover).without(safety.king) - safety.pinned;
         movable.into_iter().any(|from| {
-            let targets = self.reach(self.store.code(from) as usize, from);
-            let piece = self.piece_at(from).expect("own piece");
-            (targets - forbidden).into_iter().any(|to| {
-                let (plain, promoted) = self.promotion_choices(mover, from, to, piece);
-                plain || promoted
-            })
+            let code = self.store.code(from) as usize;
+            let (plain, promoted) = self.promotion_sets(mover, from, code, self.reach(code, from) - forbidden);
+            !(plain | promoted).is_empty()
         })
     }
 
