@@ -38,13 +38,6 @@ struct KingSafety {
     by_trial: bool,
 }
 
-impl KingSafety {
-    /// True when every move that obeys pins and evasion is legal without further tests.
-    fn simple(&self) -> bool {
-        !self.in_check && self.ally_king.is_none() && !self.by_trial
-    }
-}
-
 impl SanninPosition {
     /// Every legal action of the player to move.
     pub fn legal_moves(&self, out: &mut MoveList) {
@@ -122,11 +115,18 @@ impl SanninPosition {
         if self.outcome.is_some() || !self.active.contains(player) {
             return false;
         }
-        // Usually some piece that shields nothing can move, which proves it at once.
+        // Usually some piece that shields nothing can move, which proves it at once when the
+        // king is not in check and no ally's king must be spared. A piece on none of the king's
+        // lines shields nothing, so those are tried before the pins are looked for.
         if let Some(king) = self.kings[player] {
-            let safety = self.king_safety(player, king);
-            if safety.simple() && self.has_unpinned_piece_move(player, &safety) {
-                return true;
+            let ally_king = self.ally_of(player).and_then(|ally| self.kings[ally]);
+            if ally_king.is_none() && !self.is_attacked(king, self.others_pieces(player), self.store.occupied()) {
+                let pieces = self.store.pieces_of(player).without(king);
+                if self.some_piece_can_move(player, pieces - self.tables.grid.lines(king))
+                    || self.some_piece_can_move(player, pieces - self.king_safety(player, king).pinned)
+                {
+                    return true;
+                }
             }
         }
         let mut moves = MoveList::new();
@@ -293,12 +293,12 @@ impl SanninPosition {
         forbidden
     }
 
-    /// Whether a non-king piece that is not pinned has a move; such moves are legal whenever
-    /// the king is not in check and its owner is not allied.
-    fn has_unpinned_piece_move(&self, mover: Player, safety: &KingSafety) -> bool {
+    /// Whether one of `pieces`, none of them the king, has a move that ends on a cell it may
+    /// end on; such a move is legal when the piece is not pinned, the king is not in check and
+    /// no ally's king must be spared.
+    fn some_piece_can_move(&self, mover: Player, pieces: CellSet) -> bool {
         let forbidden = self.forbidden_targets(mover);
-        let movable = self.store.pieces_of(mover).without(safety.king) - safety.pinned;
-        movable.into_iter().any(|from| {
+        pieces.into_iter().any(|from| {
             let code = self.store.code(from) as usize;
             let (plain, promoted) = self.promotion_sets(mover, from, code, self.reach(code, from) - forbidden);
             !(plain | promoted).is_empty()
