@@ -346,14 +346,18 @@ impl SanninPosition {
             targets |= jumps;
         }
         targets &= aim;
-        let piece = self.piece_at(from).expect("own king");
         let others = self.others_pieces(mover);
         let occupied_without_king = self.store.occupied().without(from);
-        for to in targets {
-            // Once for both versions of the move: promoting does not change what attacks `to`.
-            if self.is_attacked(to, others.without(to), occupied_without_king) {
-                continue;
-            }
+        // Once for both versions of a move: promoting does not change what attacks `to`.
+        let safe: CellSet =
+            targets.into_iter().filter(|&to| !self.is_attacked(to, others.without(to), occupied_without_king)).collect();
+        let piece = self.piece_at(from).expect("own king");
+        if safety.ally_king.is_none() && (piece.promoted || !self.rules.king_zone_promotion) {
+            // A king that cannot promote, and nothing more to test: the moves go in as a set.
+            out.push_targets(from, safe, false);
+            return;
+        }
+        for to in safe {
             self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
         }
     }
@@ -569,7 +573,7 @@ impl SanninPosition {
     /// `promotion_choices` for every cell of `targets` at once, for the piece of square code
     /// `code` on `from`, which is not a king: (the cells reached without promotion, those
     /// reached with it). The sets come from the code's tables, without decoding the piece.
-    #[inline]
+    #[inline(always)]
     fn promotion_sets(&self, mover: Player, from: Cell, code: usize, targets: CellSet) -> (CellSet, CellSet) {
         let tables = self.tables;
         // Moving into or out of the zone or the Garden qualifies; passing over it does not.
