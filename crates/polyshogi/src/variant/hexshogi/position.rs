@@ -406,7 +406,7 @@ impl HexShogiPosition {
     /// with the board occupied as `occupied` says. Three kinds of attack, cheapest first:
     /// knights leaping in, pieces one step away stepping (or starting a range) back onto the
     /// target, and ranging pieces from afar, the first piece met on a ray.
-    #[inline]
+    #[inline(always)]
     pub(super) fn attacked_by(&self, target: Cell, attacker: Player, attackers: CellSet, occupied: CellSet) -> bool {
         let tables = self.tables;
         let grid = tables.grid;

@@ -352,9 +352,10 @@ impl SanninPosition {
         let safe: CellSet =
             targets.into_iter().filter(|&to| !self.is_attacked(to, others.without(to), occupied_without_king)).collect();
         let piece = self.piece_at(from).expect("own king");
-        if safety.ally_king.is_none() && (piece.promoted || !self.rules.king_zone_promotion) {
-            // A king that cannot promote, and nothing more to test: the moves go in as a set.
-            out.push_targets(from, safe, false);
+        if safety.ally_king.is_none() {
+            // Nothing more to test: the moves go in by sets.
+            let (plain, promoted) = self.king_promotion_sets(mover, from, piece, safe);
+            out.push_split(from, plain, promoted);
             return;
         }
         for to in safe {
@@ -601,6 +602,25 @@ impl SanninPosition {
             DeadCellRule::Illegal => (targets - dead, qualifying),
             DeadCellRule::AllowStuck => (targets, qualifying),
         }
+    }
+
+    /// `promotion_choices` for the king `piece` on `from` and every cell of `targets` at once:
+    /// (the cells reached without promotion, those reached with it). A king is never stuck.
+    fn king_promotion_sets(&self, mover: Player, from: Cell, piece: Piece, targets: CellSet) -> (CellSet, CellSet) {
+        if piece.promoted || !self.rules.king_zone_promotion {
+            return (targets, CellSet::EMPTY);
+        }
+        let forced_in_ally_territory = self.rules.allied_promotion == AlliedPromotion::ForcedInAllyTerritory;
+        let zone = match self.ally_of(mover) {
+            Some(ally) if forced_in_ally_territory => {
+                let territory = self.tables.territory[ally];
+                let promoting = if territory.contains(from) { targets } else { targets & territory };
+                return (targets - promoting, promoting);
+            }
+            _ if !self.may_promote(mover) => return (targets, CellSet::EMPTY),
+            _ => self.tables.promotion_zone[mover],
+        };
+        (targets, if zone.contains(from) { targets } else { targets & zone })
     }
 
     /// Which versions of a board move exist: (without promotion, with promotion).
