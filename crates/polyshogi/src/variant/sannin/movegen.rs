@@ -122,8 +122,9 @@ impl SanninPosition {
             let ally_king = self.ally_of(player).and_then(|ally| self.kings[ally]);
             if ally_king.is_none() && !self.is_attacked(king, self.others_pieces(player), self.store.occupied()) {
                 let pieces = self.store.pieces_of(player).without(king);
-                if self.some_piece_can_move(player, pieces - self.tables.grid.lines(king))
-                    || self.some_piece_can_move(player, pieces - self.king_safety(player, king).pinned)
+                let lines = self.tables.grid.lines(king);
+                if self.some_piece_can_move(player, pieces - lines)
+                    || self.some_piece_can_move(player, (pieces & lines) - self.king_safety(player, king).pinned)
                 {
                     return true;
                 }
