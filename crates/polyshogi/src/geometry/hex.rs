@@ -38,11 +38,13 @@ pub struct HexGrid {
     axial: Vec<(i8, i8)>,
     lookup: Vec<Option<Cell>>,
     steps: Vec<[Option<Cell>; 12]>,
-    rays: Vec<[CellSet; 12]>,
+    /// The tables the generators read at every node hold an entry for each of the 128 cell
+    /// indices a `Cell` can have, so that looking a cell up needs no bounds check.
+    rays: Box<[[CellSet; 12]; 128]>,
     /// Every cell on one of a cell's twelve rays.
-    lines: Vec<CellSet>,
+    lines: Box<[CellSet; 128]>,
     /// The first cell of each of a cell's twelve rays.
-    next_door: Vec<CellSet>,
+    next_door: Box<[CellSet; 128]>,
     /// The hour of the ray from one cell that holds another, by `from × len + to`
     /// (`NO_RAY` when none does).
     hours_towards: Vec<u8>,
@@ -71,9 +73,9 @@ impl HexGrid {
             axial,
             lookup,
             steps: Vec::new(),
-            rays: Vec::new(),
-            lines: Vec::new(),
-            next_door: Vec::new(),
+            rays: Box::new([[CellSet::EMPTY; 12]; 128]),
+            lines: Box::new([CellSet::EMPTY; 128]),
+            next_door: Box::new([CellSet::EMPTY; 128]),
             hours_towards: Vec::new(),
             all: CellSet::EMPTY,
         };
@@ -88,22 +90,23 @@ impl HexGrid {
                 })
             })
             .collect();
-        grid.rays = grid
-            .cells()
-            .map(|cell| {
-                Hour::ALL.map(|hour| {
-                    let mut ray = CellSet::EMPTY;
-                    let mut cur = cell;
-                    while let Some(next) = grid.step(cur, hour) {
-                        ray.insert(next);
-                        cur = next;
-                    }
-                    ray
-                })
-            })
-            .collect();
-        grid.lines = grid.cells().map(|cell| Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h))).collect();
-        grid.next_door = grid.cells().map(|cell| Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect()).collect();
+        for index in 0..grid.len() {
+            let cell = Cell::new_unchecked(index as u8);
+            grid.rays[index] = Hour::ALL.map(|hour| {
+                let mut ray = CellSet::EMPTY;
+                let mut cur = cell;
+                while let Some(next) = grid.step(cur, hour) {
+                    ray.insert(next);
+                    cur = next;
+                }
+                ray
+            });
+        }
+        for index in 0..grid.len() {
+            let cell = Cell::new_unchecked(index as u8);
+            grid.lines[index] = Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h));
+            grid.next_door[index] = Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect();
+        }
         let len = grid.len();
         let mut hours_towards = vec![NO_RAY; len * len];
         for from in grid.cells() {
@@ -245,8 +248,9 @@ impl HexGrid {
         self.follow_ranges(cell, hours, occupied)
     }
 
-    /// `ranges_reach` for at least one hour.
-    #[inline]
+    /// `ranges_reach` for at least one hour. Kept out of line: inlined, it makes the callers'
+    /// loops over every piece (few of which range) larger and slower.
+    #[inline(never)]
     fn follow_ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
         self.reach_along(rays, hours.bits() & GROWING_HOURS, occupied, CellSet::first)

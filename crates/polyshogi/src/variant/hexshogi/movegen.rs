@@ -120,13 +120,24 @@ impl HexShogiPosition {
         let open = if CAPTURES { enemies } else { !own };
         let double_check = safety.checkers.count() > 1;
         if !double_check {
-            for from in own.without(king) {
-                let code = self.store.code(from) as usize;
-                let mut targets = self.reach(code, from) & open & safety.evasion;
-                if safety.pinned.contains(from) {
-                    targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
+            let allowed = open & safety.evasion;
+            // Usually nothing is pinned, and then no piece needs the test. Both loops take the
+            // pieces in the same order, so the moves come out in the same order either way.
+            let pinned = safety.pinned;
+            if pinned.is_empty() {
+                for from in own.without(king) {
+                    let code = self.store.code(from) as usize;
+                    self.push_board_moves(from, code, self.reach(code, from) & allowed, out);
                 }
-                self.push_board_moves(from, code, targets, out);
+            } else {
+                for from in own.without(king) {
+                    let code = self.store.code(from) as usize;
+                    let mut targets = self.reach(code, from) & allowed;
+                    if pinned.contains(from) {
+                        targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
+                    }
+                    self.push_board_moves(from, code, targets, out);
+                }
             }
         }
 
@@ -176,11 +187,9 @@ impl HexShogiPosition {
     /// unpromoted piece could never move again.
     #[inline]
     fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut impl MoveSink) {
+        // A piece that cannot promote has an empty zone and no dead cells: it gets only its
+        // plain moves, without a branch of its own.
         let zone = self.tables.promotion_zone_of[code];
-        if zone.is_empty() {
-            out.push_targets(from, targets, false);
-            return;
-        }
         let promotable = if zone.contains(from) { targets } else { targets & zone };
         // Every dead cell lies inside the zone, so the forced promotion is always offered.
         out.push_targets(from, promotable, true);
