@@ -76,6 +76,13 @@ impl CellSet {
         }
     }
 
+    /// Every cell index up to the set's first cell, that one included; every index when the
+    /// set is empty.
+    #[inline]
+    pub const fn up_to_first(self) -> CellSet {
+        CellSet(self.0 ^ self.0.wrapping_sub(1))
+    }
+
     /// True when the set has exactly one cell.
     #[inline]
     pub const fn is_single(self) -> bool {
@@ -204,5 +211,17 @@ mod tests {
                 assert_eq!(set.contains(Cell::new_unchecked(index)), bits >> index & 1 == 1, "{bits:#x} {index}");
             }
         }
+    }
+
+    #[test]
+    fn up_to_first_runs_through_the_first_cell_in_either_half() {
+        let up_to = |last: u8| -> CellSet { (0..=last).map(Cell::new_unchecked).collect() };
+        let of = |indices: &[u8]| -> CellSet { indices.iter().map(|&i| Cell::new_unchecked(i)).collect() };
+        assert_eq!(CellSet::EMPTY.up_to_first(), up_to(127));
+        assert_eq!(of(&[0]).up_to_first(), up_to(0));
+        assert_eq!(of(&[5, 70]).up_to_first(), up_to(5));
+        assert_eq!(of(&[63, 64]).up_to_first(), up_to(63));
+        assert_eq!(of(&[64, 100]).up_to_first(), up_to(64));
+        assert_eq!(of(&[127]).up_to_first(), up_to(127));
     }
 }

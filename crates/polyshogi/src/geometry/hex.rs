@@ -38,13 +38,11 @@ pub struct HexGrid {
     axial: Vec<(i8, i8)>,
     lookup: Vec<Option<Cell>>,
     steps: Vec<[Option<Cell>; 12]>,
-    /// The tables the generators read at every node hold an entry for each of the 128 cell
-    /// indices a `Cell` can have, so that looking a cell up needs no bounds check.
-    rays: Box<[[CellSet; 12]; 128]>,
+    rays: Vec<[CellSet; 12]>,
     /// Every cell on one of a cell's twelve rays.
-    lines: Box<[CellSet; 128]>,
+    lines: Vec<CellSet>,
     /// The first cell of each of a cell's twelve rays.
-    next_door: Box<[CellSet; 128]>,
+    next_door: Vec<CellSet>,
     /// The hour of the ray from one cell that holds another, by `from × len + to`
     /// (`NO_RAY` when none does).
     hours_towards: Vec<u8>,
@@ -73,9 +71,9 @@ impl HexGrid {
             axial,
             lookup,
             steps: Vec::new(),
-            rays: Box::new([[CellSet::EMPTY; 12]; 128]),
-            lines: Box::new([CellSet::EMPTY; 128]),
-            next_door: Box::new([CellSet::EMPTY; 128]),
+            rays: Vec::new(),
+            lines: Vec::new(),
+            next_door: Vec::new(),
             hours_towards: Vec::new(),
             all: CellSet::EMPTY,
         };
@@ -90,23 +88,22 @@ impl HexGrid {
                 })
             })
             .collect();
-        for index in 0..grid.len() {
-            let cell = Cell::new_unchecked(index as u8);
-            grid.rays[index] = Hour::ALL.map(|hour| {
-                let mut ray = CellSet::EMPTY;
-                let mut cur = cell;
-                while let Some(next) = grid.step(cur, hour) {
-                    ray.insert(next);
-                    cur = next;
-                }
-                ray
-            });
-        }
-        for index in 0..grid.len() {
-            let cell = Cell::new_unchecked(index as u8);
-            grid.lines[index] = Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h));
-            grid.next_door[index] = Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect();
-        }
+        grid.rays = grid
+            .cells()
+            .map(|cell| {
+                Hour::ALL.map(|hour| {
+                    let mut ray = CellSet::EMPTY;
+                    let mut cur = cell;
+                    while let Some(next) = grid.step(cur, hour) {
+                        ray.insert(next);
+                        cur = next;
+                    }
+                    ray
+                })
+            })
+            .collect();
+        grid.lines = grid.cells().map(|cell| Hour::ALL.iter().fold(CellSet::EMPTY, |set, &h| set | grid.ray(cell, h))).collect();
+        grid.next_door = grid.cells().map(|cell| Hour::ALL.iter().filter_map(|&h| grid.step(cell, h)).collect()).collect();
         let len = grid.len();
         let mut hours_towards = vec![NO_RAY; len * len];
         for from in grid.cells() {
@@ -236,8 +233,10 @@ impl HexGrid {
     }
 
     /// The cells a piece ranging along every hour of `hours` reaches: on each ray the empty
-    /// cells and the first occupied one. The rays are split by the way cell indices run, so
-    /// that each blocker is found by one bit scan without asking which end is nearer.
+    /// cells and the first occupied one. The rays are split by the way cell indices run: on a
+    /// ray whose indices grow, the reach is a mask of the indices up to the nearest blocker,
+    /// made by bit arithmetic; on the others, the nearest blocker is found by one bit scan and
+    /// the ray beyond it taken off.
     #[inline(always)]
     pub fn ranges_reach(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         // Most pieces never range: the test, made where the caller is, is cheaper than a call
@@ -248,31 +247,24 @@ impl HexGrid {
         self.follow_ranges(cell, hours, occupied)
     }
 
-    /// `ranges_reach` for at least one hour. Kept out of line: inlined, it makes the callers'
-    /// loops over every piece (few of which range) larger and slower.
-    #[inline(never)]
+    /// `ranges_reach` for at least one hour.
+    #[inline]
     fn follow_ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
-        self.reach_along(rays, hours.bits() & GROWING_HOURS, occupied, CellSet::first)
-            | self.reach_along(rays, hours.bits() & !GROWING_HOURS, occupied, CellSet::last)
-    }
-
-    /// `ranges_reach` along the rays of the hour bits `hours`, whose nearest blocker `nearest`
-    /// picks out of the occupied cells on the ray.
-    #[inline(always)]
-    fn reach_along(
-        &self,
-        rays: &[CellSet; 12],
-        mut hours: u16,
-        occupied: CellSet,
-        nearest: fn(CellSet) -> Option<Cell>,
-    ) -> CellSet {
         let mut reach = CellSet::EMPTY;
-        while hours != 0 {
-            let hour = hours.trailing_zeros() as usize;
-            hours &= hours - 1;
+        let mut growing = hours.bits() & GROWING_HOURS;
+        while growing != 0 {
+            let ray = rays[growing.trailing_zeros() as usize];
+            growing &= growing - 1;
+            reach |= ray & (ray & occupied).up_to_first();
+        }
+        // A mask from the highest blocker up takes more instructions than the lookup.
+        let mut shrinking = hours.bits() & !GROWING_HOURS;
+        while shrinking != 0 {
+            let hour = shrinking.trailing_zeros() as usize;
+            shrinking &= shrinking - 1;
             let ray = rays[hour];
-            reach |= match nearest(ray & occupied) {
+            reach |= match (ray & occupied).last() {
                 Some(blocker) => ray - self.rays[blocker.usize()][hour],
                 None => ray,
             };
