@@ -232,23 +232,26 @@ impl HexGrid {
         }
     }
 
-    /// The cells a piece ranging along every hour of `hours` reaches: on each ray the empty
-    /// cells and the first occupied one. The rays are split by the way cell indices run: on a
-    /// ray whose indices grow, the reach is a mask of the indices up to the nearest blocker,
-    /// made by bit arithmetic; on the others, the nearest blocker is found by one bit scan and
-    /// the ray beyond it taken off.
+    /// The cells a piece on `cell` attacks: `steps` (its steps and leaps), and along each hour
+    /// of `hours` the empty cells and the first occupied one.
     #[inline(always)]
-    pub fn ranges_reach(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
+    pub fn piece_reach(&self, cell: Cell, steps: CellSet, hours: HourSet, occupied: CellSet) -> CellSet {
         // Most pieces never range: the test, made where the caller is, is cheaper than a call
         // that follows no rays.
         if hours.is_empty() {
-            return CellSet::EMPTY;
+            steps
+        } else {
+            steps | self.follow_ranges(cell, hours, occupied)
         }
-        self.follow_ranges(cell, hours, occupied)
     }
 
-    /// `ranges_reach` for at least one hour.
-    #[inline]
+    /// The ranging part of `piece_reach`, for at least one hour. The rays are split by the way
+    /// cell indices run: on a ray whose indices grow, the reach is a mask of the indices up to
+    /// the nearest blocker, made by bit arithmetic; on the others, the nearest blocker is found
+    /// by one bit scan and the ray beyond it taken off. Kept out of line: few pieces range, and
+    /// the walk inlined into the generators' loops over every piece makes them slower
+    /// (docs/BENCHMARKS.md).
+    #[inline(never)]
     fn follow_ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
         let mut reach = CellSet::EMPTY;
@@ -387,12 +390,13 @@ mod tests {
     }
 
     #[test]
-    fn ranges_reach_stops_on_the_first_occupied_cell_of_each_ray() {
+    fn piece_reach_stops_on_the_first_occupied_cell_of_each_ray() {
         let mut rng = crate::splitmix::SplitMix::new(7);
         for grid in [&*HEX127, &*HEX91] {
             for _ in 0..200 {
                 let occupied: CellSet = grid.cells().filter(|_| rng.below(3) == 0).collect();
                 let hours = HourSet::from_bits(rng.next_u64() as u16);
+                let steps: CellSet = grid.cells().filter(|_| rng.below(8) == 0).collect();
                 for cell in grid.cells() {
                     let mut walked = CellSet::EMPTY;
                     for hour in Hour::ALL.into_iter().filter(|&h| hours.contains(h)) {
@@ -405,7 +409,7 @@ mod tests {
                             cur = next;
                         }
                     }
-                    assert_eq!(grid.ranges_reach(cell, hours, occupied), walked, "{cell:?} {hours:?}");
+                    assert_eq!(grid.piece_reach(cell, steps, hours, occupied), walked | steps, "{cell:?} {hours:?}");
                 }
             }
         }

@@ -6,7 +6,7 @@
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSampler, MoveSink};
+use crate::mv::{Move, MoveCount, MoveList, MoveSampler, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
@@ -96,21 +96,7 @@ impl HexShogiPosition {
     #[inline]
     pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
         let tables = self.tables;
-        let hours = tables.range_hours[code];
-        let steps = tables.step_targets[code][from.usize()];
-        if hours.is_empty() {
-            steps
-        } else {
-            steps | self.range_reach(from, hours)
-        }
-    }
-
-    /// The ranging part of `reach`. Kept out of line: few pieces range, and the ray walk
-    /// inlined into the generator's loop over every piece makes that loop slower (in Hex
-    /// Shogi 91 only; Sannin's generator is faster with it inlined).
-    #[inline(never)]
-    fn range_reach(&self, from: Cell, hours: HourSet) -> CellSet {
-        self.tables.grid.ranges_reach(from, hours, self.store.occupied())
+        tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
     /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell

@@ -12,7 +12,7 @@ use super::rules::{PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, SanninTables};
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{HourSet, Move};
+use crate::mv::Move;
 use crate::outcome::{AllianceFormation, Outcome};
 use crate::piece::{Hand, Piece, Role};
 use crate::piece_store::PieceStore;
@@ -428,20 +428,7 @@ impl SanninPosition {
     #[inline]
     pub(super) fn reach(&self, code: usize, from: Cell) -> CellSet {
         let tables = self.tables;
-        let hours = tables.range_hours[code];
-        let steps = tables.step_targets[code][from.usize()];
-        if hours.is_empty() {
-            steps
-        } else {
-            steps | self.range_reach(from, hours)
-        }
-    }
-
-    /// The ranging part of `reach`, kept out of line: few pieces range, and the ray walk
-    /// inlined into the loops over every piece makes them slower.
-    #[inline(never)]
-    fn range_reach(&self, from: Cell, hours: HourSet) -> CellSet {
-        self.tables.grid.ranges_reach(from, hours, self.store.occupied())
+        tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
     /// The cells the piece on the occupied cell `from` attacks.
