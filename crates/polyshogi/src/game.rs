@@ -181,17 +181,25 @@ impl<P: Rules> Game<P> {
     }
 
     /// Plays a move from `legal_moves`.
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mut events = Events::new();
+        self.play_into(m, &mut events);
+        events
+    }
+
+    /// `play_unchecked` with the events pushed onto `events` (see `Rules::play_into`).
+    #[inline(never)]
+    fn play_into(&mut self, m: Move, events: &mut Events) {
         self.keys.push(self.position.repetition_key());
         self.moves.push(m);
-        let mut events = self.position.play_unchecked(m);
+        self.position.play_into(m, events);
         if self.position.repetition_rule() == RepetitionRule::ThreefoldDraw && self.position.outcome().is_none() {
             let key = self.position.repetition_key();
             if self.keys.occurrences(key) >= 2 {
                 events.extend(self.position.draw_by_repetition());
             }
         }
-        events
     }
 
     /// Answers a pending decision (a proposed alliance): accepted or refused.

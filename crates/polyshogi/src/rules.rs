@@ -99,7 +99,15 @@ pub trait Rules: Clone + fmt::Debug {
     /// The legal actions of the player to move, ignoring the history (see `Game`).
     fn legal_moves(&self, out: &mut MoveList);
     /// Plays a legal move and reports what it set off.
-    fn play_unchecked(&mut self, m: Move) -> Events;
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) -> Events {
+        let mut events = Events::new();
+        self.play_into(m, &mut events);
+        events
+    }
+    /// Plays a legal move, pushing what it set off onto `events`: the events are built where
+    /// `play_unchecked`'s caller wants them, not copied out of every move.
+    fn play_into(&mut self, m: Move, events: &mut Events);
 
     /// How many actions `legal_moves` lists (perft's bulk counting); a game whose generator
     /// can count without listing does so.

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use polyshogi::outcome::{AllianceCause, AllianceFormation};
 use polyshogi::variant::sannin::{SanninPosition, SanninRules};
-use polyshogi::{Event, Move, MoveList, Player};
+use polyshogi::{Event, Move, MoveList, Player, Rules};
 use sannin_reference::detector::{self, Candidate, Cause, Detection, Previous};
 use sannin_reference::{describe, from_library, move_text, player_letter, ref_pos, sq, to_library, RefPos, Rng};
 

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use polyshogi::geometry::{Cell, HexNaming, HEX127};
 use polyshogi::perft::perft;
 use polyshogi::variant::sannin::{Compulsory, SanninGame, SanninPosition, SanninRules, SanninSetup};
-use polyshogi::{ByPlayer, Event, Hand, HourSet, Move, MoveList, Piece, Player, PlayerSet, Role};
+use polyshogi::{ByPlayer, Event, Hand, HourSet, Move, MoveList, Piece, Player, PlayerSet, Role, Rules};
 use proptest::prelude::*;
 
 mod sannin_reference;

@@ -47,8 +47,8 @@ impl Rules for HexShogiPosition {
         HexShogiPosition::random_legal_move(self, rng)
     }
 
-    fn play_unchecked(&mut self, m: Move) -> Events {
-        HexShogiPosition::play_unchecked(self, m)
+    fn play_into(&mut self, m: Move, events: &mut Events) {
+        HexShogiPosition::play_into(self, m, events)
     }
 
     fn repetition_key(&self) -> u64 {

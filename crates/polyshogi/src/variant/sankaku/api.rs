@@ -41,8 +41,8 @@ impl Rules for SankakuPosition {
         SankakuPosition::random_legal_move(self, rng)
     }
 
-    fn play_unchecked(&mut self, m: Move) -> Events {
-        SankakuPosition::play_unchecked(self, m)
+    fn play_into(&mut self, m: Move, events: &mut Events) {
+        SankakuPosition::play_into(self, m, events)
     }
 
     fn repetition_key(&self) -> u64 {

@@ -38,8 +38,8 @@ impl Rules for SanninPosition {
         SanninPosition::random_legal_move(self, rng)
     }
 
-    fn play_unchecked(&mut self, m: Move) -> Events {
-        SanninPosition::play_unchecked(self, m)
+    fn play_into(&mut self, m: Move, events: &mut Events) {
+        SanninPosition::play_into(self, m, events)
     }
 
     fn repetition_key(&self) -> u64 {

@@ -12,6 +12,7 @@ use super::position::SanninPosition;
 use crate::mv::{Move, MoveList};
 use crate::outcome::Event;
 use crate::player::Player;
+use crate::rules::Rules;
 
 impl SanninPosition {
     /// Whether another player, were it his turn now, has an action that would checkmate `victim`.

@@ -615,6 +615,7 @@ mod tests {
     use crate::cellset::CellSet;
     use crate::mv::MoveList;
     use crate::player::Player;
+    use crate::rules::Rules;
     use crate::splitmix::SplitMix;
     use crate::variant::sannin::SanninRules;
 
