@@ -48,6 +48,7 @@ impl Evaluate for HexShogiPosition {
             let own = self.pieces_of(p);
             let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
             let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            score += maps[p].count() as i32 * w.control;
             let kings = own & self.kings();
             for king in kings {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
@@ -118,4 +119,39 @@ fn threatened_value(
 /// The cells that some seat other than `player` attacks.
 fn attacked_by_others(pos: &HexShogiPosition, player: Player, maps: &ByPlayer<CellSet>) -> CellSet {
     pos.seats().iter().filter(|&&p| p != player).fold(CellSet::EMPTY, |attacked, &p| attacked | maps[p])
+}
+
+#[cfg(test)]
+mod tests {
+    use polyshogi::variant::hexshogi::HexShogiRules;
+    use polyshogi::Move;
+
+    use super::*;
+
+    /// Two players: each cell a side attacks is worth `control` to it, and the same against
+    /// the other side. The three-player game leaves the term out.
+    #[test]
+    fn control_counts_the_cells_each_side_attacks() {
+        let start = HexShogiPosition::start(HexShogiRules::hexshogi91());
+        let mut moves = MoveList::new();
+        start.legal_moves(&mut moves);
+        // A move after which the two sides attack different numbers of cells.
+        let (pos, lead) = moves
+            .iter()
+            .map(|&m: &Move| {
+                let mut pos = start.clone();
+                pos.play_unchecked(m);
+                let lead = pos.attack_map(Player::First).count() as i32 - pos.attack_map(Player::Second).count() as i32;
+                (pos, lead)
+            })
+            .find(|&(_, lead)| lead != 0)
+            .expect("some first move changes how many cells Black attacks");
+        let mut without = Weights::hand_set();
+        without.hex.control = 0;
+        let with = Weights::hand_set();
+        assert!(with.hex.control > 0);
+        let gain = pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()];
+        assert_eq!(gain, with.hex.control * lead);
+        assert_eq!(Weights::hand_set().hex3.control, 0);
+    }
 }

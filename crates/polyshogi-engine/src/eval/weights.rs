@@ -122,6 +122,9 @@ weights!(
         king_attacker = 22,
         king_zone_attacked = 9,
         in_check = 50,
+        /// Per cell the seat's pieces attack: room to move and cells held (docs/STRENGTH.md,
+        /// "Board control"; 0 for three players, where it was not shown to help).
+        control = 4,
     }
 );
 
@@ -184,7 +187,7 @@ impl Weights {
             common: CommonWeights::default(),
             sannin: SanninWeights::default(),
             hex: HexWeights::default(),
-            hex3: HexWeights::default(),
+            hex3: HexWeights { control: 0, ..HexWeights::default() },
             sankaku: SankakuWeights::default(),
         }
     }
