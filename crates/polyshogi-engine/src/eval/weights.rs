@@ -123,7 +123,8 @@ weights!(
         king_zone_attacked = 9,
         in_check = 50,
         /// Per cell the seat's pieces attack: room to move and cells held (docs/STRENGTH.md,
-        /// "Board control"; 0 for three players, where it was not shown to help).
+        /// "Board control and a fit that gains"; 0 for three players, where it was not shown to
+        /// help).
         control = 4,
     }
 );
