@@ -105,8 +105,9 @@ pub trait Rules: Clone + fmt::Debug {
         self.play_into(m, &mut events);
         events
     }
-    /// Plays a legal move, pushing what it set off onto `events`: the events are built where
-    /// `play_unchecked`'s caller wants them, not copied out of every move.
+    /// Plays a legal move, pushing what it set off onto `events`. The events (400 bytes) are
+    /// built where `play_unchecked`'s caller keeps them, not returned and copied on every move;
+    /// an implementation kept out of line lets the wrapper's list be filled in place.
     fn play_into(&mut self, m: Move, events: &mut Events);
 
     /// How many actions `legal_moves` lists (perft's bulk counting); a game whose generator
