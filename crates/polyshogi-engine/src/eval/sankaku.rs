@@ -4,8 +4,8 @@
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, TriDirection, TriGrid};
 use polyshogi::mv::{Move, MoveList};
-use polyshogi::player::{ByPlayer, Player, PlayerSet};
-use polyshogi::variant::sankaku::{SankakuPiece, SankakuPosition, SankakuRole};
+use polyshogi::player::{Player, PlayerSet};
+use polyshogi::variant::sankaku::{opponent, SankakuPosition, SankakuRole};
 
 use super::{utilities, Evaluate, SankakuWeights, Values, Weights};
 
@@ -22,100 +22,121 @@ pub fn role_value(role: SankakuRole, w: &SankakuWeights) -> i32 {
     }
 }
 
-/// The cells the piece on `from` could capture on, if an enemy stood there (the Emperor
-/// excepted: it reaches everything).
-fn attacks(pos: &SankakuPosition, grid: &TriGrid, piece: SankakuPiece, from: Cell, own: CellSet) -> CellSet {
-    let occupied = pos.occupied();
-    match piece.role {
-        SankakuRole::Emperor => CellSet::EMPTY,
-        SankakuRole::General => grid.adjacent(from),
-        SankakuRole::Soldier => {
-            let mut map = if pos.rules().soldier_step_captures { grid.sides(from) } else { CellSet::EMPTY };
-            for s in grid.second_orthogonals(from) {
-                if !occupied.contains(s.via) {
-                    map.insert(s.target);
-                }
-            }
-            map
-        }
-        SankakuRole::Cavalry => {
-            let leaps = grid.second_orthogonal_set(from);
-            let mut map = leaps;
-            for relay in leaps & own {
-                map |= grid.second_orthogonal_set(relay).without(from);
-            }
-            map
-        }
-        SankakuRole::Chariot => {
-            let mut map = grid.sides(from);
-            let enemy_soldiers = pos.role_cells(SankakuRole::Soldier) - own;
-            for dir in TriDirection::ALL {
-                let mut passed_soldier = false;
-                for &cell in grid.ray(from, dir) {
-                    map.insert(cell);
-                    if occupied.contains(cell) {
-                        if enemy_soldiers.contains(cell) && !passed_soldier {
-                            passed_soldier = true;
-                            continue;
-                        }
-                        break;
-                    }
-                }
-            }
-            map
+/// The cells a Soldier on `from` could capture on: across a side (when the rules let its step
+/// capture) and two steps straight over an empty cell.
+fn soldier_reach(pos: &SankakuPosition, grid: &TriGrid, from: Cell) -> CellSet {
+    let mut map = if pos.rules().soldier_step_captures { grid.sides(from) } else { CellSet::EMPTY };
+    for s in grid.second_orthogonals(from) {
+        if !pos.occupied().contains(s.via) {
+            map.insert(s.target);
         }
     }
+    map
 }
+
+/// The cells a Cavalry on `from` could capture on: its leaps, and the leaps onward from an own
+/// piece it lands on.
+fn cavalry_reach(grid: &TriGrid, from: Cell, own: CellSet) -> CellSet {
+    let leaps = grid.second_orthogonal_set(from);
+    let mut map = leaps;
+    for relay in leaps & own {
+        map |= grid.second_orthogonal_set(relay).without(from);
+    }
+    map
+}
+
+/// The cells a Chariot on `from` could capture on: across a side, and along each ray up to the
+/// first piece, running down one enemy Soldier on the way.
+fn chariot_reach(pos: &SankakuPosition, grid: &TriGrid, from: Cell, own: CellSet) -> CellSet {
+    let occupied = pos.occupied();
+    let enemy_soldiers = pos.role_cells(SankakuRole::Soldier) - own;
+    let mut map = grid.sides(from);
+    for dir in TriDirection::ALL {
+        let ray = grid.ray_set(from, dir);
+        if (ray & occupied).is_empty() {
+            map |= ray;
+            continue;
+        }
+        let mut passed_soldier = false;
+        for &cell in grid.ray(from, dir) {
+            map.insert(cell);
+            if occupied.contains(cell) {
+                if enemy_soldiers.contains(cell) && !passed_soldier {
+                    passed_soldier = true;
+                    continue;
+                }
+                break;
+            }
+        }
+    }
+    map
+}
+
+/// What one seat's pieces attack, and how many of them attack each Emperor.
+#[derive(Default)]
+struct Reach {
+    map: CellSet,
+    own_emperor: u32,
+    enemy_emperor: u32,
+}
+
+impl Reach {
+    /// The cells `player`'s pieces (the Emperor aside: it reaches everything) could capture on.
+    fn of(pos: &SankakuPosition, player: Player) -> Reach {
+        let grid = pos.grid();
+        let own = pos.pieces_of(player);
+        let own_emperor = pos.emperor(player).map_or(CellSet::EMPTY, CellSet::from_cell);
+        let enemy_emperor = pos.emperor(opponent(player)).map_or(CellSet::EMPTY, CellSet::from_cell);
+        let mut reach = Reach::default();
+        let mut add = |cells: CellSet| {
+            reach.map |= cells;
+            reach.own_emperor += u32::from(!(cells & own_emperor).is_empty());
+            reach.enemy_emperor += u32::from(!(cells & enemy_emperor).is_empty());
+        };
+        // A loop per role rather than a match per piece: the role is known in each loop.
+        for from in own & pos.role_cells(SankakuRole::General) {
+            add(grid.adjacent(from));
+        }
+        for from in own & pos.role_cells(SankakuRole::Soldier) {
+            add(soldier_reach(pos, grid, from));
+        }
+        for from in own & pos.role_cells(SankakuRole::Cavalry) {
+            add(cavalry_reach(grid, from, own));
+        }
+        for from in own & pos.role_cells(SankakuRole::Chariot) {
+            add(chariot_reach(pos, grid, from, own));
+        }
+        reach
+    }
+}
+
+/// The roles with a value on the board (the Emperor is not counted: losing it ends the game).
+const VALUED_ROLES: [SankakuRole; 4] =
+    [SankakuRole::Soldier, SankakuRole::Cavalry, SankakuRole::General, SankakuRole::Chariot];
 
 impl Evaluate for SankakuPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = &weights.sankaku;
-        let grid = self.grid();
         let seats = [Player::First, Player::Second];
-        let mut maps = ByPlayer([CellSet::EMPTY; 3]);
-        for p in seats {
-            let own = self.pieces_of(p);
-            for cell in own {
-                maps[p] |= attacks(self, grid, self.piece_at(cell).expect("occupied"), cell, own);
-            }
-        }
+        let reach = seats.map(|p| Reach::of(self, p));
         let mut raw = [0; 3];
         for p in seats {
-            let enemy = if p == Player::First { Player::Second } else { Player::First };
             let own = self.pieces_of(p);
+            let defended = reach[p.index()].map;
             let mut score = 0;
-            for cell in own {
-                let role = self.piece_at(cell).expect("occupied").role;
-                if role == SankakuRole::Emperor {
-                    continue;
-                }
+            for role in VALUED_ROLES {
+                let cells = own & self.role_cells(role);
                 let value = role_value(role, w);
-                score += value;
-                if !maps[p].contains(cell) {
-                    score -= value * w.undefended_pct / 100;
-                }
+                score += cells.count() as i32 * value;
+                score -= (cells - defended).count() as i32 * (value * w.undefended_pct / 100);
             }
-            if let Some(emperor) = self.emperor(p) {
-                let defenders = self.pieces_of(p).into_iter().filter(|&c| {
-                    let piece = self.piece_at(c).expect("occupied");
-                    c != emperor && attacks(self, grid, piece, c, own).contains(emperor)
-                });
-                let count = defenders.count() as i32;
-                score += count.min(4) * w.emperor_defender;
-                if count == 0 && self.emperor(enemy).is_some() {
+            if self.emperor(p).is_some() {
+                let defenders = reach[p.index()].own_emperor as i32;
+                score += defenders.min(4) * w.emperor_defender;
+                if defenders == 0 && self.emperor(opponent(p)).is_some() {
                     score -= w.emperor_undefended;
                 }
-                if maps[enemy].contains(emperor) {
-                    let attackers = self
-                        .pieces_of(enemy)
-                        .into_iter()
-                        .filter(|&c| {
-                            let piece = self.piece_at(c).expect("occupied");
-                            attacks(self, grid, piece, c, self.pieces_of(enemy)).contains(emperor)
-                        })
-                        .count() as i32;
-                    score -= attackers * w.emperor_attacker;
-                }
+                score -= reach[opponent(p).index()].enemy_emperor as i32 * w.emperor_attacker;
             }
             raw[p.index()] = score;
         }

@@ -36,7 +36,7 @@ pub fn player_letter(player: Player) -> char {
 
 /// The other seat of a two-player game.
 #[inline]
-pub(crate) const fn opponent(player: Player) -> Player {
+pub const fn opponent(player: Player) -> Player {
     match player {
         Player::First => Player::Second,
         _ => Player::First,
