@@ -34,6 +34,8 @@ struct KingSafety {
     /// Cells a move must touch to attack the ally's king: every cell on its rays (every cell
     /// when the mover attacks it already, so that each move is tested).
     ally_lines: CellSet,
+    /// Whether a piece of the mover attacks the ally's king now.
+    ally_attacked: bool,
     /// Try every candidate on a copy (only under `forbid_exposing_ally`, for allies).
     by_trial: bool,
 }
@@ -116,15 +118,15 @@ impl SanninPosition {
             return false;
         }
         // Usually some piece that shields nothing can move, which proves it at once when the
-        // king is not in check and no ally's king must be spared. A piece on none of the king's
-        // lines shields nothing, so those are tried before the pins are looked for.
+        // king is not in check. A piece on none of the king's lines shields nothing, so those
+        // are tried before the pins are looked for.
         if let Some(king) = self.kings[player] {
-            let ally_king = self.ally_of(player).and_then(|ally| self.kings[ally]);
-            if ally_king.is_none() && !self.is_attacked(king, self.others_pieces(player), self.store.occupied()) {
-                let pieces = self.store.pieces_of(player).without(king);
+            let in_check = self.is_attacked(king, self.others_pieces(player), self.store.occupied());
+            if let Some(avoid) = self.ally_lines_to_avoid(player).filter(|_| !in_check) {
+                let pieces = self.store.pieces_of(player).without(king) - avoid;
                 let lines = self.tables.grid.lines(king);
-                if self.some_piece_can_move(player, pieces - lines)
-                    || self.some_piece_can_move(player, (pieces & lines) - self.king_safety(player, king).pinned)
+                if self.some_piece_can_move(player, pieces - lines, avoid)
+                    || self.some_piece_can_move(player, (pieces & lines) - self.king_safety(player, king).pinned, avoid)
                 {
                     return true;
                 }
@@ -246,8 +248,9 @@ impl SanninPosition {
             _ => CellSet::EMPTY,
         };
         let ally_king = self.ally_of(mover).and_then(|ally| self.kings[ally]);
+        let ally_attacked = ally_king.is_some_and(|k| self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()));
         let ally_lines = match ally_king {
-            Some(k) if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) => grid.all(),
+            Some(_) if ally_attacked => grid.all(),
             Some(k) => grid.lines(k),
             None => CellSet::EMPTY,
         };
@@ -258,6 +261,7 @@ impl SanninPosition {
             pinned: CellSet::EMPTY,
             ally_king,
             ally_lines,
+            ally_attacked,
             by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
         };
         let own = self.store.pieces_of(mover);
@@ -294,16 +298,32 @@ impl SanninPosition {
         forbidden
     }
 
+    /// The cells a move of `player` that touches none of them cannot leave his ally's king
+    /// attacked by his pieces: its lines, or nothing without an ally. `None` when every move
+    /// must be tested: he attacks that king already, or the rules try each move on a copy.
+    fn ally_lines_to_avoid(&self, player: Player) -> Option<CellSet> {
+        match self.ally_of(player).and_then(|ally| self.kings[ally]) {
+            None => Some(CellSet::EMPTY),
+            Some(_) if self.rules.forbid_exposing_ally => None,
+            Some(k) if self.is_attacked(k, self.store.pieces_of(player), self.store.occupied()) => None,
+            Some(k) => Some(self.tables.grid.lines(k)),
+        }
+    }
+
     /// Whether one of `pieces`, none of them the king, has a move that ends on a cell it may
-    /// end on; such a move is legal when the piece is not pinned, the king is not in check and
-    /// no ally's king must be spared.
-    fn some_piece_can_move(&self, mover: Player, pieces: CellSet) -> bool {
-        let forbidden = self.forbidden_targets(mover);
-        pieces.into_iter().any(|from| {
-            let code = self.store.code(from) as usize;
-            let (plain, promoted) = self.promotion_sets(mover, from, code, self.reach(code, from) - forbidden);
-            !(plain | promoted).is_empty()
-        })
+    /// end on, outside `avoid`; such a move is legal when the piece is not pinned, the king is
+    /// not in check and neither the piece nor the move touches `ally_lines_to_avoid`.
+    fn some_piece_can_move(&self, mover: Player, pieces: CellSet, avoid: CellSet) -> bool {
+        pieces.into_iter().any(|from| !self.free_targets(mover, from, avoid).is_empty())
+    }
+
+    /// The cells the piece on `from` (not the king) may end a move on, outside `avoid`, with
+    /// or without promotion.
+    fn free_targets(&self, mover: Player, from: Cell, avoid: CellSet) -> CellSet {
+        let code = self.store.code(from) as usize;
+        let forbidden = self.forbidden_targets(mover) | avoid;
+        let (plain, promoted) = self.promotion_sets(mover, from, code, self.reach(code, from) - forbidden);
+        plain | promoted
     }
 
     /// The moves of the pieces but the king that end on a cell of `aim`.
@@ -488,7 +508,15 @@ impl SanninPosition {
             Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
             Move::Pass => CellSet::EMPTY,
         };
-        (touched & safety.ally_lines).is_empty() || !self.attacks_after(m, mover, ally_king)
+        if (touched & safety.ally_lines).is_empty() {
+            return true;
+        }
+        if safety.ally_attacked {
+            !self.attacks_after(m, mover, ally_king)
+        } else {
+            // Nothing of the mover attacks it now: only the moved piece or a line it opens can.
+            !self.gives_new_check(m, mover, ally_king)
+        }
     }
 
     /// Whether, after `m`, some piece of `mover` attacks `target` (another player's king).
@@ -700,5 +728,70 @@ impl SanninPosition {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SanninPosition;
+    use crate::mv::{Move, MoveList};
+    use crate::rules::Rules;
+    use crate::splitmix::SplitMix;
+    use crate::variant::sannin::SanninRules;
+
+    #[test]
+    fn a_move_has_legal_action_takes_as_proof_is_legal() {
+        // `has_legal_action` takes a move of a piece that shields nothing as proof, for allies
+        // too (avoiding the ally king's lines). Along random games, every such move of every
+        // player not in check must be one the generator lists (before the compulsory-alliance
+        // filter, which takes away only some checking moves), and the answers agree.
+        let mut proofs = [0; 2];
+        for options in [
+            &["alliance=ML"][..],
+            &["alliance=ML", "allied_promotion=forced_in_ally_territory"],
+            &["alliance=ML", "forbid_exposing_ally=true"],
+            &[],
+        ] {
+            let mut rules = SanninRules::default();
+            for option in options {
+                rules.set(option).expect("a rule option");
+            }
+            for seed in 0..6 {
+                let mut pos = SanninPosition::start(rules);
+                let mut rng = SplitMix::new(seed);
+                let mut moves = MoveList::new();
+                while pos.outcome().is_none() && pos.plies() < 300 {
+                    for player in pos.active_players().iter() {
+                        let mut all = MoveList::new();
+                        pos.generate_for(player, &mut all, 0);
+                        assert_eq!(
+                            pos.has_legal_action(player, 0),
+                            !all.is_empty(),
+                            "{options:?} seed {seed}: {player:?} in {pos:?}"
+                        );
+                        let Some(king) = pos.kings[player] else { continue };
+                        let Some(avoid) = pos.ally_lines_to_avoid(player) else { continue };
+                        if pos.in_check(player) {
+                            continue;
+                        }
+                        let mut unfiltered = MoveList::new();
+                        pos.generate_unfiltered::<false>(player, &mut unfiltered, 0);
+                        let pinned = pos.king_safety(player, king).pinned;
+                        for from in pos.store.pieces_of(player).without(king) - avoid - pinned {
+                            for to in pos.free_targets(player, from, avoid) {
+                                let listed = unfiltered
+                                    .iter()
+                                    .any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to));
+                                assert!(listed, "{options:?} seed {seed}: {from:?}-{to:?} of {player:?} is not legal in {pos:?}");
+                                proofs[usize::from(pos.allies().contains(player))] += 1;
+                            }
+                        }
+                    }
+                    pos.legal_moves(&mut moves);
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(proofs[1] > 10_000, "moves taken as proof (lone, allied): {proofs:?}");
     }
 }
