@@ -111,8 +111,7 @@ impl Reach {
 }
 
 /// The roles with a value on the board (the Emperor is not counted: losing it ends the game).
-const VALUED_ROLES: [SankakuRole; 4] =
-    [SankakuRole::Soldier, SankakuRole::Cavalry, SankakuRole::General, SankakuRole::Chariot];
+const VALUED_ROLES: [SankakuRole; 4] = [SankakuRole::Soldier, SankakuRole::Cavalry, SankakuRole::General, SankakuRole::Chariot];
 
 impl Evaluate for SankakuPosition {
     fn evaluate(&self, weights: &Weights) -> Values {

@@ -55,9 +55,12 @@ impl Evaluate for SanninPosition {
             let own = self.pieces_of(p);
             let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
             let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            let [q, r] = p.others3();
+            // Every piece belongs to a seat, so these are the cells the other pieces attack.
+            let attacked = maps[q] | maps[r];
             if let Some(king) = self.king(p) {
                 score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
-                if self.in_check(p) {
+                if attacked.contains(king) {
                     score -= w.in_check;
                 }
                 if has_garden_right(self, p) {
@@ -75,7 +78,7 @@ impl Evaluate for SanninPosition {
                 }
             }
             if p != mover {
-                score -= threatened_value(self, p, own, &maps, &values) * weights.common.threat_pct / 100;
+                score -= threatened_value(self, own & attacked & !maps[p], &values) * weights.common.threat_pct / 100;
             }
             if self.allies().contains(p) {
                 score -= w.allied;
@@ -130,17 +133,8 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
     pos.attacks_from(king).contains(garden)
 }
 
-/// The most valuable piece of `player` that another seat attacks and `player` does not defend.
-fn threatened_value(
-    pos: &SanninPosition,
-    player: Player,
-    own: CellSet,
-    maps: &polyshogi::ByPlayer<CellSet>,
-    values: &[i32; 16],
-) -> i32 {
-    let mut attacked = CellSet::EMPTY;
-    for p in player.others3() {
-        attacked |= maps[p];
-    }
-    (own & attacked & !maps[player]).map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
+/// The most valuable piece on the cells of `exposed` (a seat's pieces that another seat attacks
+/// and it does not defend).
+fn threatened_value(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> i32 {
+    exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
 }
