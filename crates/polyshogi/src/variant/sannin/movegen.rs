@@ -122,7 +122,7 @@ impl SanninPosition {
         // are tried before the pins are looked for.
         if let Some(king) = self.kings[player] {
             let in_check = self.is_attacked(king, self.others_pieces(player), self.store.occupied());
-            if let Some(avoid) = self.ally_lines_to_avoid(player).filter(|_| !in_check) {
+            if let Some(avoid) = self.cells_a_proof_avoids(player, depth).filter(|_| !in_check) {
                 let pieces = self.store.pieces_of(player).without(king) - avoid;
                 let lines = self.tables.grid.lines(king);
                 if self.some_piece_can_move(player, pieces - lines, avoid)
@@ -298,6 +298,12 @@ impl SanninPosition {
         forbidden
     }
 
+    /// The cells a move that proves `player` has an action must not touch (`has_legal_action`),
+    /// or `None` when no such move proves it: see the two functions below.
+    fn cells_a_proof_avoids(&self, player: Player, depth: u8) -> Option<CellSet> {
+        Some(self.ally_lines_to_avoid(player)? | self.check_lines_to_avoid(player, depth)?)
+    }
+
     /// The cells a move of `player` that touches none of them cannot leave his ally's king
     /// attacked by his pieces: its lines, or nothing without an ally. `None` when every move
     /// must be tested: he attacks that king already, or the rules try each move on a copy.
@@ -310,9 +316,29 @@ impl SanninPosition {
         }
     }
 
+    /// The cells a move of `player` that touches none of them cannot give check through: the
+    /// other kings' lines, where the compulsory-alliance rule may take a checking move away
+    /// (`drop_moves_forming_alliance_with_checked_player`); nothing where it does not apply.
+    /// `None` when he checks someone already: most moves leave that check standing.
+    fn check_lines_to_avoid(&self, player: Player, depth: u8) -> Option<CellSet> {
+        if depth != 0 || !self.alliance_possible() {
+            return Some(CellSet::EMPTY);
+        }
+        let mut lines = CellSet::EMPTY;
+        for p in player.others3() {
+            if let Some(k) = self.kings[p] {
+                if self.is_attacked(k, self.store.pieces_of(player), self.store.occupied()) {
+                    return None;
+                }
+                lines |= self.tables.grid.lines(k);
+            }
+        }
+        Some(lines)
+    }
+
     /// Whether one of `pieces`, none of them the king, has a move that ends on a cell it may
     /// end on, outside `avoid`; such a move is legal when the piece is not pinned, the king is
-    /// not in check and neither the piece nor the move touches `ally_lines_to_avoid`.
+    /// not in check and neither the piece nor the move touches `cells_a_proof_avoids`.
     fn some_piece_can_move(&self, mover: Player, pieces: CellSet, avoid: CellSet) -> bool {
         pieces.into_iter().any(|from| !self.free_targets(mover, from, avoid).is_empty())
     }
@@ -742,9 +768,9 @@ mod tests {
     #[test]
     fn a_move_has_legal_action_takes_as_proof_is_legal() {
         // `has_legal_action` takes a move of a piece that shields nothing as proof, for allies
-        // too (avoiding the ally king's lines). Along random games, every such move of every
-        // player not in check must be one the generator lists (before the compulsory-alliance
-        // filter, which takes away only some checking moves), and the answers agree.
+        // too (avoiding the ally king's lines), and under the compulsory-alliance rule (avoiding
+        // the other kings' lines). Along random games, every such move of every player not in
+        // check must be one the generator lists, and the answers agree.
         let mut proofs = [0; 2];
         for options in [
             &["alliance=ML"][..],
@@ -770,18 +796,15 @@ mod tests {
                             "{options:?} seed {seed}: {player:?} in {pos:?}"
                         );
                         let Some(king) = pos.kings[player] else { continue };
-                        let Some(avoid) = pos.ally_lines_to_avoid(player) else { continue };
+                        let Some(avoid) = pos.cells_a_proof_avoids(player, 0) else { continue };
                         if pos.in_check(player) {
                             continue;
                         }
-                        let mut unfiltered = MoveList::new();
-                        pos.generate_unfiltered::<false>(player, &mut unfiltered, 0);
                         let pinned = pos.king_safety(player, king).pinned;
                         for from in pos.store.pieces_of(player).without(king) - avoid - pinned {
                             for to in pos.free_targets(player, from, avoid) {
-                                let listed = unfiltered
-                                    .iter()
-                                    .any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to));
+                                let listed =
+                                    all.iter().any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to));
                                 assert!(listed, "{options:?} seed {seed}: {from:?}-{to:?} of {player:?} is not legal in {pos:?}");
                                 proofs[usize::from(pos.allies().contains(player))] += 1;
                             }
