@@ -340,14 +340,14 @@ impl SanninPosition {
     /// end on, outside `avoid`; such a move is legal when the piece is not pinned, the king is
     /// not in check and neither the piece nor the move touches `cells_a_proof_avoids`.
     fn some_piece_can_move(&self, mover: Player, pieces: CellSet, avoid: CellSet) -> bool {
-        pieces.into_iter().any(|from| !self.free_targets(mover, from, avoid).is_empty())
+        let forbidden = self.forbidden_targets(mover) | avoid;
+        pieces.into_iter().any(|from| !self.free_targets(mover, from, forbidden).is_empty())
     }
 
-    /// The cells the piece on `from` (not the king) may end a move on, outside `avoid`, with
-    /// or without promotion.
-    fn free_targets(&self, mover: Player, from: Cell, avoid: CellSet) -> CellSet {
+    /// The cells the piece on `from` (not the king) may end a move on, outside `forbidden`,
+    /// with or without promotion.
+    fn free_targets(&self, mover: Player, from: Cell, forbidden: CellSet) -> CellSet {
         let code = self.store.code(from) as usize;
-        let forbidden = self.forbidden_targets(mover) | avoid;
         let (plain, promoted) = self.promotion_sets(mover, from, code, self.reach(code, from) - forbidden);
         plain | promoted
     }
@@ -802,7 +802,7 @@ mod tests {
                         }
                         let pinned = pos.king_safety(player, king).pinned;
                         for from in pos.store.pieces_of(player).without(king) - avoid - pinned {
-                            for to in pos.free_targets(player, from, avoid) {
+                            for to in pos.free_targets(player, from, pos.forbidden_targets(player) | avoid) {
                                 let listed =
                                     all.iter().any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to));
                                 assert!(listed, "{options:?} seed {seed}: {from:?}-{to:?} of {player:?} is not legal in {pos:?}");
