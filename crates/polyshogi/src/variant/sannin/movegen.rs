@@ -121,8 +121,8 @@ impl SanninPosition {
         // king is not in check. A piece on none of the king's lines shields nothing, so those
         // are tried before the pins are looked for.
         if let Some(king) = self.kings[player] {
-            let in_check = self.is_attacked(king, self.others_pieces(player), self.store.occupied());
-            if let Some(avoid) = self.cells_a_proof_avoids(player, depth).filter(|_| !in_check) {
+            let avoid = if self.in_check(player) { None } else { self.cells_a_proof_avoids(player, depth) };
+            if let Some(avoid) = avoid {
                 let pieces = self.store.pieces_of(player).without(king) - avoid;
                 let lines = self.tables.grid.lines(king);
                 if self.some_piece_can_move(player, pieces - lines, avoid)
@@ -183,20 +183,10 @@ impl SanninPosition {
     /// the detector. A move that checkmates forms no alliance (step 5), so it stays legal.
     /// (Nested evaluations — mate tests, replies — skip this rule.)
     fn drop_moves_forming_alliance_with_checked_player(&self, mover: Player, out: &mut MoveList, first_new: usize) {
-        let grid = self.tables.grid;
-        let mut near_kings = CellSet::EMPTY;
-        let mut standing_check = false;
-        for p in mover.others3() {
-            if let Some(k) = self.kings[p] {
-                if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) {
-                    // A check that already stands survives most moves: test every move.
-                    near_kings = grid.all();
-                    standing_check = true;
-                    break;
-                }
-                near_kings |= grid.lines(k);
-            }
-        }
+        let near_kings = self.lines_to_other_kings(mover);
+        // A check that already stands survives most moves: test every move.
+        let standing_check = near_kings.is_none();
+        let near_kings = near_kings.unwrap_or(self.tables.grid.all());
         let dual = self.dual_attack_opening(mover).is_some();
         let screens = if dual { CellSet::EMPTY } else { self.screens(mover) };
         let mut index = first_new;
@@ -248,20 +238,15 @@ impl SanninPosition {
             _ => CellSet::EMPTY,
         };
         let ally_king = self.ally_of(mover).and_then(|ally| self.kings[ally]);
-        let ally_attacked = ally_king.is_some_and(|k| self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()));
-        let ally_lines = match ally_king {
-            Some(_) if ally_attacked => grid.all(),
-            Some(k) => grid.lines(k),
-            None => CellSet::EMPTY,
-        };
+        let ally_lines = self.lines_to_ally_king(mover);
         let mut safety = KingSafety {
             king,
             in_check: checkers.count() > 0,
             evasion,
             pinned: CellSet::EMPTY,
             ally_king,
-            ally_lines,
-            ally_attacked,
+            ally_lines: ally_lines.unwrap_or(grid.all()),
+            ally_attacked: ally_lines.is_none(),
             by_trial: ally_king.is_some() && self.rules.forbid_exposing_ally,
         };
         let own = self.store.pieces_of(mover);
@@ -299,35 +284,38 @@ impl SanninPosition {
     }
 
     /// The cells a move that proves `player` has an action must not touch (`has_legal_action`),
-    /// or `None` when no such move proves it: see the two functions below.
+    /// or `None` when no such move proves it. It must leave his ally's king unattacked by his
+    /// pieces (unless the rules try each move on a copy), and, where the compulsory-alliance
+    /// rule may take a checking move away (`drop_moves_forming_alliance_with_checked_player`),
+    /// give no check.
     fn cells_a_proof_avoids(&self, player: Player, depth: u8) -> Option<CellSet> {
-        Some(self.ally_lines_to_avoid(player)? | self.check_lines_to_avoid(player, depth)?)
+        let allied = self.ally_of(player).is_some_and(|ally| self.kings[ally].is_some());
+        if allied && self.rules.forbid_exposing_ally {
+            return None;
+        }
+        let ally_lines = self.lines_to_ally_king(player)?;
+        let check_lines =
+            if depth == 0 && self.alliance_possible() { self.lines_to_other_kings(player)? } else { CellSet::EMPTY };
+        Some(ally_lines | check_lines)
     }
 
-    /// The cells a move of `player` that touches none of them cannot leave his ally's king
-    /// attacked by his pieces: its lines, or nothing without an ally. `None` when every move
-    /// must be tested: he attacks that king already, or the rules try each move on a copy.
-    fn ally_lines_to_avoid(&self, player: Player) -> Option<CellSet> {
-        match self.ally_of(player).and_then(|ally| self.kings[ally]) {
+    /// The lines of `mover`'s ally's king, which a move of his must touch to leave that king
+    /// attacked by his pieces (none without an ally); `None` when he attacks it already.
+    fn lines_to_ally_king(&self, mover: Player) -> Option<CellSet> {
+        match self.ally_of(mover).and_then(|ally| self.kings[ally]) {
             None => Some(CellSet::EMPTY),
-            Some(_) if self.rules.forbid_exposing_ally => None,
-            Some(k) if self.is_attacked(k, self.store.pieces_of(player), self.store.occupied()) => None,
+            Some(k) if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) => None,
             Some(k) => Some(self.tables.grid.lines(k)),
         }
     }
 
-    /// The cells a move of `player` that touches none of them cannot give check through: the
-    /// other kings' lines, where the compulsory-alliance rule may take a checking move away
-    /// (`drop_moves_forming_alliance_with_checked_player`); nothing where it does not apply.
-    /// `None` when he checks someone already: most moves leave that check standing.
-    fn check_lines_to_avoid(&self, player: Player, depth: u8) -> Option<CellSet> {
-        if depth != 0 || !self.alliance_possible() {
-            return Some(CellSet::EMPTY);
-        }
+    /// The lines of the other players' kings, which a move of `mover` must touch to give a new
+    /// check; `None` when he checks one of them already.
+    fn lines_to_other_kings(&self, mover: Player) -> Option<CellSet> {
         let mut lines = CellSet::EMPTY;
-        for p in player.others3() {
+        for p in mover.others3() {
             if let Some(k) = self.kings[p] {
-                if self.is_attacked(k, self.store.pieces_of(player), self.store.occupied()) {
+                if self.is_attacked(k, self.store.pieces_of(mover), self.store.occupied()) {
                     return None;
                 }
                 lines |= self.tables.grid.lines(k);
