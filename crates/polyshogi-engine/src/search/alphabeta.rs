@@ -323,17 +323,17 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 return hit.score;
             }
         }
-        let ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
-        if ordered.is_empty() {
+        let mut ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
+        let Some((_, first)) = ordered.peek() else {
             self.ctx.give_ordered(ordered);
             return 0;
-        }
+        };
         // BRS: once this phase's searched move is made, the other opponents just play their
         // best-ordered move, at no cost in depth; so does the root's ally, whose interests
         // are the root's (only the root seat and one opponent branch).
         let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
         if searched || ally {
-            let m = ordered[0].1;
+            let m = first;
             self.ctx.give_ordered(ordered);
             let next = child(pos, m);
             let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, false);
@@ -349,7 +349,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         // BRS: the branch in which this opponent plays its best-ordered move and a later
         // opponent of the phase makes the searched move.
         if brs_opponent && self.next_is_opponent(pos) {
-            let m = ordered[0].1;
+            let m = first;
             let next = child(pos, m);
             let value = self.child_value(side, &next, depth, ply, alpha, beta, false, false, false);
             count += 1;
@@ -365,7 +365,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
         if alpha < beta {
-            for &(order, m) in &ordered {
+            for (order, m) in &mut ordered {
                 let next = child(pos, m);
                 let gives_check = two_sided && next.in_check(next.to_move());
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
@@ -437,10 +437,10 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
             return stand_pat;
         }
-        let ordered = self.ctx.ordered_moves(pos, None, ply, !in_check);
+        let mut ordered = self.ctx.ordered_moves(pos, None, ply, !in_check);
         let side = self.side(pos);
         let mut best = if in_check { -INFINITY } else { stand_pat };
-        for (count, &(_, m)) in ordered.iter().enumerate() {
+        for (count, (_, m)) in ordered.by_ref().enumerate() {
             if !in_check {
                 if count >= QUIESCENCE_WIDTH {
                     break;

@@ -162,13 +162,13 @@ impl<'c, 'a> MaxN<'c, 'a> {
         let mover = pos.to_move();
         let key = pos.search_key() ^ SALT;
         let tt_move = self.ctx.tt.probe(key, ply).and_then(|h| h.mv);
-        let ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
+        let mut ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
         if ordered.is_empty() {
             self.ctx.give_ordered(ordered);
             return self.draw_values(pos);
         }
         let mut best: Option<(Values, Move, i32)> = None;
-        for &(order, m) in &ordered {
+        for (order, m) in &mut ordered {
             let values = self.after(pos, m, depth - 1, ply);
             if self.ctx.control.aborted() {
                 break;
@@ -206,8 +206,8 @@ pub fn quiescence<P: Evaluate>(ctx: &mut Ctx<'_>, pos: &P, ply: usize, qply: usi
         return best;
     }
     ctx.seldepth = ctx.seldepth.max(ply);
-    let ordered = ctx.ordered_moves(pos, None, ply, true);
-    for &(_, m) in ordered.iter().take(QUIESCENCE_WIDTH[qply.min(QUIESCENCE_WIDTH.len() - 1)]) {
+    let mut ordered = ctx.ordered_moves(pos, None, ply, true);
+    for (_, m) in ordered.by_ref().take(QUIESCENCE_WIDTH[qply.min(QUIESCENCE_WIDTH.len() - 1)]) {
         if ctx.control.tick() {
             break;
         }

@@ -106,8 +106,10 @@ pub fn search<P: Evaluate>(
                 break;
             }
             if !tree[node].expanded {
-                let ordered = ctx.ordered_moves(&pos, None, path.len(), false);
-                tree[node].untried = ordered.iter().take(CANDIDATES).rev().map(|&(_, m)| m).collect();
+                let mut ordered = ctx.ordered_moves(&pos, None, path.len(), false);
+                let mut untried: Vec<Move> = ordered.by_ref().take(CANDIDATES).map(|(_, m)| m).collect();
+                untried.reverse();
+                tree[node].untried = untried;
                 ctx.give_ordered(ordered);
                 tree[node].expanded = true;
             }

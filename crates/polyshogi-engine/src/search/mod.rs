@@ -6,6 +6,7 @@
 pub mod alphabeta;
 pub mod maxn;
 pub mod mcts;
+mod ordered;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -19,6 +20,7 @@ use polyshogi::{Game, Rules};
 use crate::eval::{Evaluate, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
+pub use ordered::OrderedMoves;
 
 /// The deepest ply any search reaches (main search and quiescence together).
 pub const MAX_PLY: usize = 96;
@@ -183,7 +185,7 @@ pub struct Ctx<'a> {
     /// for more). Above 1, even a lone legal move is searched, for its value.
     pub multipv: usize,
     lists: Vec<Box<MoveList>>,
-    ordered: Vec<Vec<(i32, Move)>>,
+    ordered: Vec<OrderedMoves>,
     pub seldepth: usize,
 }
 
@@ -213,19 +215,19 @@ impl<'a> Ctx<'a> {
         self.lists.push(list);
     }
 
-    pub fn give_ordered(&mut self, ordered: Vec<(i32, Move)>) {
+    pub fn give_ordered(&mut self, ordered: OrderedMoves) {
         self.ordered.push(ordered);
     }
 
-    /// The legal moves of `pos` with their ordering scores, best first. With `captures_only`,
-    /// only moves that win material.
+    /// The legal moves of `pos` with their ordering scores, to be handed out best first. With
+    /// `captures_only`, only moves that win material.
     pub fn ordered_moves<P: Evaluate>(
         &mut self,
         pos: &P,
         tt_move: Option<Move>,
         ply: usize,
         captures_only: bool,
-    ) -> Vec<(i32, Move)> {
+    ) -> OrderedMoves {
         let mut list = self.take_list();
         if captures_only {
             pos.capture_candidates(&mut list);
@@ -239,10 +241,9 @@ impl<'a> Ctx<'a> {
             if captures_only && gain <= 0 {
                 continue;
             }
-            ordered.push((self.order_score(pos, m, gain, tt_move, ply), m));
+            ordered.push(self.order_score(pos, m, gain, tt_move, ply), m);
         }
         self.give_list(list);
-        ordered.sort_unstable_by_key(|&(order, _)| std::cmp::Reverse(order));
         ordered
     }
 
