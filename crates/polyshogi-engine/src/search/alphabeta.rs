@@ -365,7 +365,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
         if alpha < beta {
-            for (order, m) in &mut ordered {
+            while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
                 let next = child(pos, m);
                 let gives_check = two_sided && next.in_check(next.to_move());
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);

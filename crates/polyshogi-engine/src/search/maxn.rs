@@ -168,7 +168,7 @@ impl<'c, 'a> MaxN<'c, 'a> {
             return self.draw_values(pos);
         }
         let mut best: Option<(Values, Move, i32)> = None;
-        for (order, m) in &mut ordered {
+        while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
             let values = self.after(pos, m, depth - 1, ply);
             if self.ctx.control.aborted() {
                 break;

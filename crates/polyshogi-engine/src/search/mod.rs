@@ -219,8 +219,9 @@ impl<'a> Ctx<'a> {
         self.ordered.push(ordered);
     }
 
-    /// The legal moves of `pos` with their ordering scores, to be handed out best first. With
-    /// `captures_only`, only moves that win material.
+    /// The legal moves of `pos` with their ordering scores, to be handed out best first by
+    /// `next_move`. With `captures_only`, only moves that win material. When the table's move
+    /// is legal, it comes first and the others are scored only if the search goes on past it.
     pub fn ordered_moves<P: Evaluate>(
         &mut self,
         pos: &P,
@@ -236,15 +237,32 @@ impl<'a> Ctx<'a> {
         }
         let mut ordered = self.ordered.pop().unwrap_or_default();
         ordered.clear();
-        for &m in list.iter() {
-            let gain = pos.capture_gain(m, self.weights);
-            if captures_only && gain <= 0 {
-                continue;
+        match tt_move.filter(|m| !captures_only && list.contains(m)) {
+            Some(first) => {
+                ordered.push(ORDER_TT, first);
+                list.iter().filter(|&&m| m != first).for_each(|&m| ordered.push_unscored(m));
             }
-            ordered.push(self.order_score(pos, m, gain, tt_move, ply), m);
+            None => {
+                for &m in list.iter() {
+                    let gain = pos.capture_gain(m, self.weights);
+                    if captures_only && gain <= 0 {
+                        continue;
+                    }
+                    ordered.push(self.order_score(pos, m, gain, None, ply), m);
+                }
+            }
         }
         self.give_list(list);
         ordered
+    }
+
+    /// The best move of `ordered` not handed out yet, with its ordering score; the moves that
+    /// wait for their scores get them now, from the heuristics as they stand.
+    pub fn next_move<P: Evaluate>(&self, ordered: &mut OrderedMoves, pos: &P, ply: usize) -> Option<(i32, Move)> {
+        if ordered.waiting_for_scores() {
+            ordered.score_waiting(|m| self.order_score(pos, m, pos.capture_gain(m, self.weights), None, ply));
+        }
+        ordered.next()
     }
 
     /// The ordering score of one move whose `capture_gain` is `gain`.

@@ -11,6 +11,10 @@ const PICKED_ONE_BY_ONE: usize = 3;
 /// half and its place in the generator's order in the low half, so no two keys are equal: the
 /// order handed out is the same whether the moves are picked one by one or sorted, and equal
 /// scores keep the generator's order, as at the root.
+///
+/// Moves may also come in unscored, after the scored ones (the table's move): they get their
+/// scores only when the search asks for more than the scored moves (`score_waiting`), which
+/// most nodes with a table move never do.
 #[derive(Default)]
 pub struct OrderedMoves {
     moves: Vec<(u64, Move)>,
@@ -18,6 +22,8 @@ pub struct OrderedMoves {
     given: usize,
     /// `moves[..placed]` are in their final order.
     placed: usize,
+    /// Where the unscored moves start, if any came in.
+    unscored_from: Option<usize>,
 }
 
 impl OrderedMoves {
@@ -25,13 +31,41 @@ impl OrderedMoves {
         self.moves.clear();
         self.given = 0;
         self.placed = 0;
+        self.unscored_from = None;
     }
 
     /// Adds a move with its ordering score (larger first).
     pub fn push(&mut self, order: i32, m: Move) {
+        debug_assert!(self.unscored_from.is_none(), "scored moves come before the unscored ones");
+        self.moves.push((Self::key(order, self.moves.len()), m));
+    }
+
+    /// Adds a move whose score waits until the moves pushed before it are handed out.
+    pub fn push_unscored(&mut self, m: Move) {
+        self.unscored_from.get_or_insert(self.moves.len());
+        self.moves.push((Self::key(i32::MIN, self.moves.len()), m));
+    }
+
+    /// Whether the next move to hand out is among the unscored ones.
+    pub fn waiting_for_scores(&self) -> bool {
+        self.unscored_from.is_some_and(|from| self.given >= from)
+    }
+
+    /// Gives the unscored moves their scores.
+    pub fn score_waiting(&mut self, score: impl Fn(Move) -> i32) {
+        let Some(from) = self.unscored_from.take() else { return };
+        for (i, (key, m)) in self.moves.iter_mut().enumerate().skip(from) {
+            *key = Self::key(score(*m), i);
+        }
+        // The moves not handed out yet are placed again, by their new keys.
+        self.placed = self.given;
+    }
+
+    /// The sort key of a move with score `order` that came in `index`-th.
+    fn key(order: i32, index: usize) -> u64 {
         let score = (order as u32 ^ 1 << 31) as u64;
-        let later = u32::MAX - self.moves.len() as u32;
-        self.moves.push((score << 32 | later as u64, m));
+        let later = u32::MAX - index as u32;
+        score << 32 | later as u64
     }
 
     pub fn is_empty(&self) -> bool {
@@ -40,6 +74,7 @@ impl OrderedMoves {
 
     /// The best move not handed out yet, with its score, left to be handed out.
     pub fn peek(&mut self) -> Option<(i32, Move)> {
+        debug_assert!(!self.waiting_for_scores(), "the unscored moves are scored before they are handed out");
         if !self.place_next() {
             return None;
         }
@@ -108,6 +143,45 @@ mod tests {
             for &peek in &peeks {
                 if peek {
                     prop_assert_eq!(ordered.peek(), expected.get(got.len()).copied());
+                }
+                match ordered.next() {
+                    Some(next) => got.push(next),
+                    None => break,
+                }
+            }
+            prop_assert_eq!(got, expected);
+        }
+
+        /// Moves that come in unscored wait until the scored ones are handed out, and then come
+        /// out as a stable sort by the scores they get puts them.
+        #[test]
+        fn unscored_moves_come_after_the_scored_ones_sorted_by_their_late_scores(
+            scored in proptest::collection::vec(-3i32..3, 0..6),
+            late in proptest::collection::vec(-3i32..3, 0..40),
+        ) {
+            let mut ordered = OrderedMoves::default();
+            for (i, &score) in scored.iter().enumerate() {
+                ordered.push(score, a_move(i));
+            }
+            for i in 0..late.len() {
+                ordered.push_unscored(a_move(scored.len() + i));
+            }
+            let sorted = |scores: &[i32], first: usize| {
+                let mut moves: Vec<(i32, Move)> = scores.iter().enumerate().map(|(i, &s)| (s, a_move(first + i))).collect();
+                moves.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                moves
+            };
+            let mut expected = sorted(&scored, 0);
+            expected.extend(sorted(&late, scored.len()));
+            let mut got = Vec::new();
+            loop {
+                if ordered.waiting_for_scores() {
+                    prop_assert_eq!(got.len(), scored.len());
+                    let to_index = |m: Move| match m {
+                        Move::Normal { to, .. } => to.usize(),
+                        _ => unreachable!(),
+                    };
+                    ordered.score_waiting(|m| late[to_index(m) - scored.len()]);
                 }
                 match ordered.next() {
                     Some(next) => got.push(next),
