@@ -334,3 +334,41 @@ pub fn root_moves<P: Rules>(game: &Game<P>) -> Vec<Move> {
     game.legal_moves(&mut list);
     list.to_vec()
 }
+
+#[cfg(test)]
+mod tests {
+    use polyshogi::variant::sannin::{SanninPosition, SanninRules};
+
+    use super::*;
+    use crate::time::Budget;
+
+    /// With a legal table move, a node hands it out first and then every other legal move
+    /// once, in the order their scores give, as a node without a table move would list them.
+    #[test]
+    fn the_table_move_comes_first_and_the_rest_as_their_scores_order_them() {
+        let (weights, tt, mut heuristics, stop) =
+            (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
+        let mut pos = SanninPosition::start(SanninRules::default());
+        let mut list = MoveList::new();
+        for ply in 0..12 {
+            pos.legal_moves(&mut list);
+            // Some history, so that the scores are not all equal.
+            for (i, &m) in list.iter().enumerate().filter(|(i, _)| i % 7 == ply % 7) {
+                heuristics.reward(pos.to_move(), m, 40, 1 + i as i32 % 5);
+            }
+            let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
+            let mut unstaged = ctx.ordered_moves(&pos, None, 0, false);
+            let expected: Vec<Move> = unstaged.by_ref().map(|(_, m)| m).collect();
+            let table_move = list[list.len() / 2];
+            let mut staged = ctx.ordered_moves(&pos, Some(table_move), 0, false);
+            let mut got = Vec::new();
+            while let Some((_, m)) = ctx.next_move(&mut staged, &pos, 0) {
+                got.push(m);
+            }
+            assert_eq!(got[0], table_move);
+            let rest: Vec<Move> = expected.iter().copied().filter(|&m| m != table_move).collect();
+            assert_eq!(got[1..], rest[..], "after {ply} plies");
+            pos = child(&pos, list[ply * 5 % list.len()]);
+        }
+    }
+}

@@ -12,9 +12,9 @@ const PICKED_ONE_BY_ONE: usize = 3;
 /// order handed out is the same whether the moves are picked one by one or sorted, and equal
 /// scores keep the generator's order, as at the root.
 ///
-/// Moves may also come in unscored, after the scored ones (the table's move): they get their
-/// scores only when the search asks for more than the scored moves (`score_waiting`), which
-/// most nodes with a table move never do.
+/// Moves may also come in unscored, after the scored ones (in the search, the table's move is
+/// the one scored move then): they get their scores only when the search asks for more than
+/// the scored moves (`score_waiting`), which most nodes with a table move never do.
 #[derive(Default)]
 pub struct OrderedMoves {
     moves: Vec<(u64, Move)>,
@@ -61,11 +61,17 @@ impl OrderedMoves {
         self.placed = self.given;
     }
 
-    /// The sort key of a move with score `order` that came in `index`-th.
+    /// The sort key of a move with score `order` that came in `index`-th: the score, made
+    /// unsigned in the same order, above the complement of the index (earlier moves first).
     fn key(order: i32, index: usize) -> u64 {
         let score = (order as u32 ^ 1 << 31) as u64;
         let later = u32::MAX - index as u32;
         score << 32 | later as u64
+    }
+
+    /// The score a sort key holds.
+    fn score(key: u64) -> i32 {
+        ((key >> 32) as u32 ^ 1 << 31) as i32
     }
 
     pub fn is_empty(&self) -> bool {
@@ -79,7 +85,7 @@ impl OrderedMoves {
             return None;
         }
         let (key, m) = self.moves[self.given];
-        Some((((key >> 32) as u32 ^ 1 << 31) as i32, m))
+        Some((Self::score(key), m))
     }
 
     /// Puts the next move to hand out in its place; false when none is left.
