@@ -373,6 +373,11 @@ async fn resignation_draw_offers_and_the_end_of_the_game() {
     let mut middle = server.connect(&id, Some(&token(&created, 1))).await;
     let mut last = server.connect(&id, Some(&token(&created, 2))).await;
     let start = server.state(&id).await;
+    // The others' connections are told to First by updates of their own: wait for them, so
+    // that none comes between his requests and the errors they get.
+    first
+        .until_state("every seat connected", |s| s["seats"].as_array().unwrap().iter().all(|seat| seat["connected"] == true))
+        .await;
 
     first.send(json!({ "type": "offer_draw" })).await;
     first.until_state("First's offer", |s| s["draw_offered_by"] == json!(["First"])).await;

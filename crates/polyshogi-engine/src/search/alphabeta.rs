@@ -333,12 +333,11 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         // are the root's (only the root seat and one opponent branch).
         let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
         if searched || ally {
-            let m = first;
             self.ctx.give_ordered(ordered);
-            let next = child(pos, m);
+            let next = child(pos, first);
             let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, false);
             if value > alpha && value < beta {
-                self.update_pv(ply, m);
+                self.update_pv(ply, first);
             }
             return value;
         }
@@ -349,15 +348,14 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         // BRS: the branch in which this opponent plays its best-ordered move and a later
         // opponent of the phase makes the searched move.
         if brs_opponent && self.next_is_opponent(pos) {
-            let m = first;
-            let next = child(pos, m);
+            let next = child(pos, first);
             let value = self.child_value(side, &next, depth, ply, alpha, beta, false, false, false);
             count += 1;
             best = value;
-            best_move = Some(m);
+            best_move = Some(first);
             if value > alpha {
                 alpha = value;
-                self.update_pv(ply, m);
+                self.update_pv(ply, first);
             }
         }
         let in_check = pos.in_check(pos.to_move());
