@@ -323,8 +323,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 return hit.score;
             }
         }
-        let mut ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
-        let Some((_, first)) = ordered.peek() else {
+        let mut ordered = self.ctx.staged_moves(pos, tt_move, ply);
+        let Some((_, first)) = self.ctx.peek_move(&mut ordered, pos, ply) else {
             self.ctx.give_ordered(ordered);
             return 0;
         };

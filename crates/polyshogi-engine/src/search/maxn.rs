@@ -162,8 +162,8 @@ impl<'c, 'a> MaxN<'c, 'a> {
         let mover = pos.to_move();
         let key = pos.search_key() ^ SALT;
         let tt_move = self.ctx.tt.probe(key, ply).and_then(|h| h.mv);
-        let mut ordered = self.ctx.ordered_moves(pos, tt_move, ply, false);
-        if ordered.is_empty() {
+        let mut ordered = self.ctx.staged_moves(pos, tt_move, ply);
+        if self.ctx.peek_move(&mut ordered, pos, ply).is_none() {
             self.ctx.give_ordered(ordered);
             return self.draw_values(pos);
         }

@@ -256,13 +256,52 @@ impl<'a> Ctx<'a> {
         ordered
     }
 
-    /// The best move of `ordered` not handed out yet, with its ordering score; the moves that
-    /// wait for their scores get them now, from the heuristics as they stand.
-    pub fn next_move<P: Evaluate>(&self, ordered: &mut OrderedMoves, pos: &P, ply: usize) -> Option<(i32, Move)> {
+    /// The moves of a main-search node, handed out best first by `next_move`. With a legal
+    /// table move, as `ordered_moves` gives them. Without one, the captures are listed alone
+    /// first (`capture_candidates`), and the other moves only when the captures are used up:
+    /// a capture often ends the node, and a BRS opponent that plays one move needs no others
+    /// when it can capture. Every capture is ordered above every move that wins nothing, so
+    /// the order is `ordered_moves`', except that the later moves are scored from the
+    /// heuristics as they stand when the captures are used up.
+    pub fn staged_moves<P: Evaluate>(&mut self, pos: &P, tt_move: Option<Move>, ply: usize) -> OrderedMoves {
+        if tt_move.is_some() {
+            return self.ordered_moves(pos, tt_move, ply, false);
+        }
+        let mut ordered = self.ordered_moves(pos, None, ply, true);
+        ordered.expect_others();
+        ordered
+    }
+
+    /// The best move of `ordered` not handed out yet, with its ordering score, handed out.
+    pub fn next_move<P: Evaluate>(&mut self, ordered: &mut OrderedMoves, pos: &P, ply: usize) -> Option<(i32, Move)> {
+        self.prepare_next(ordered, pos, ply);
+        ordered.next()
+    }
+
+    /// The move `next_move` would hand out next, left in `ordered`.
+    pub fn peek_move<P: Evaluate>(&mut self, ordered: &mut OrderedMoves, pos: &P, ply: usize) -> Option<(i32, Move)> {
+        self.prepare_next(ordered, pos, ply);
+        ordered.peek()
+    }
+
+    /// Brings in what `ordered` needs before its next move: scores for the moves waiting for
+    /// them, from the heuristics as they stand, or the moves that win nothing, once the
+    /// captures are used up.
+    fn prepare_next<P: Evaluate>(&mut self, ordered: &mut OrderedMoves, pos: &P, ply: usize) {
         if ordered.waiting_for_scores() {
             ordered.score_waiting(|m| self.order_score(pos, m, pos.capture_gain(m, self.weights), None, ply));
         }
-        ordered.next()
+        if ordered.others_wanted() {
+            let mut list = self.take_list();
+            pos.legal_moves(&mut list);
+            for &m in list.iter() {
+                let gain = pos.capture_gain(m, self.weights);
+                if gain <= 0 {
+                    ordered.push(self.order_score(pos, m, gain, None, ply), m);
+                }
+            }
+            self.give_list(list);
+        }
     }
 
     /// The ordering score of one move whose `capture_gain` is `gain`.
@@ -337,10 +376,63 @@ pub fn root_moves<P: Rules>(game: &Game<P>) -> Vec<Move> {
 
 #[cfg(test)]
 mod tests {
+    use polyshogi::splitmix::SplitMix;
+    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexVariant};
     use polyshogi::variant::sannin::{SanninPosition, SanninRules};
 
     use super::*;
     use crate::time::Budget;
+
+    /// Without a table move, a node hands out its captures listed alone and then, peeked at
+    /// or not, the moves that win nothing, in the order `ordered_moves` gives the whole list:
+    /// along games that capture whenever they can, so that hands fill and most positions have
+    /// captures, and some history, so that the scores of the quiet moves differ.
+    #[test]
+    fn captures_listed_alone_come_out_as_the_whole_list_would() {
+        fn along_a_game<P: Evaluate>(mut pos: P, seed: u64) {
+            let (weights, tt, mut heuristics, stop) =
+                (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
+            let mut rng = SplitMix::new(seed);
+            let mut list = MoveList::new();
+            let mut positions_with_captures = 0;
+            for ply in 0..80 {
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                for &m in list.iter() {
+                    if rng.below(5) == 0 {
+                        heuristics.reward(pos.to_move(), m, 40, 1 + rng.below(6) as i32);
+                    }
+                }
+                let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
+                let mut whole = ctx.ordered_moves(&pos, None, 1, false);
+                let expected: Vec<(i32, Move)> = whole.by_ref().collect();
+                let mut staged = ctx.staged_moves(&pos, None, 1);
+                let mut got = Vec::new();
+                loop {
+                    let peeked = (ply % 2 == 0).then(|| ctx.peek_move(&mut staged, &pos, 1));
+                    let next = ctx.next_move(&mut staged, &pos, 1);
+                    if let Some(peeked) = peeked {
+                        assert_eq!(peeked, next);
+                    }
+                    match next {
+                        Some(next) => got.push(next),
+                        None => break,
+                    }
+                }
+                assert_eq!(got, expected, "after {ply} plies");
+                let captures: Vec<Move> = list.iter().copied().filter(|&m| pos.capture_gain(m, &weights) > 0).collect();
+                positions_with_captures += usize::from(!captures.is_empty());
+                let m = if captures.is_empty() { list[rng.below(list.len())] } else { captures[rng.below(captures.len())] };
+                pos = child(&pos, m);
+            }
+            assert!(positions_with_captures >= 10, "only {positions_with_captures} positions had captures");
+        }
+        along_a_game(SanninPosition::start(SanninRules::default()), 1);
+        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 2);
+        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::Tphs91)), 3);
+    }
 
     /// With a legal table move, a node hands it out first and then every other legal move
     /// once, in the order their scores give, as a node without a table move would list them.

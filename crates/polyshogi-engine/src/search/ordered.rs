@@ -15,6 +15,10 @@ const PICKED_ONE_BY_ONE: usize = 3;
 /// Moves may also come in unscored, after the scored ones (in the search, the table's move is
 /// the one scored move then): they get their scores only when the search asks for more than
 /// the scored moves (`score_waiting`), which most nodes with a table move never do.
+///
+/// Or the moves that win nothing may be left out at first (`Ctx::staged_moves` lists a node's
+/// captures alone): `others_wanted` says when every move in has been handed out and they are
+/// still to come.
 #[derive(Default)]
 pub struct OrderedMoves {
     moves: Vec<(u64, Move)>,
@@ -24,6 +28,8 @@ pub struct OrderedMoves {
     placed: usize,
     /// Where the unscored moves start, if any came in.
     unscored_from: Option<usize>,
+    /// The moves that win nothing have not come in yet.
+    others_to_come: bool,
 }
 
 impl OrderedMoves {
@@ -32,6 +38,22 @@ impl OrderedMoves {
         self.given = 0;
         self.placed = 0;
         self.unscored_from = None;
+        self.others_to_come = false;
+    }
+
+    /// Notes that only the moves that win material are in; the others are to come.
+    pub fn expect_others(&mut self) {
+        self.others_to_come = true;
+    }
+
+    /// Whether every move in has been handed out and the others are still to come; asking
+    /// counts as their coming (the caller pushes them next).
+    pub fn others_wanted(&mut self) -> bool {
+        let wanted = self.others_to_come && self.given == self.moves.len();
+        if wanted {
+            self.others_to_come = false;
+        }
+        wanted
     }
 
     /// Adds a move with its ordering score (larger first).
@@ -72,10 +94,6 @@ impl OrderedMoves {
     /// The score a sort key holds.
     fn score(key: u64) -> i32 {
         ((key >> 32) as u32 ^ 1 << 31) as i32
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
     }
 
     /// The best move not handed out yet, with its score, left to be handed out.
