@@ -8,13 +8,18 @@ use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, HexGrid, Hour, HEX127, HEX91};
 use polyshogi::player::{ByPlayer, Player};
 
-/// Every seat's attack map, from a position's map of one player's attacks.
-pub fn attack_maps(seats: &[Player], attack_map: impl Fn(Player) -> CellSet) -> ByPlayer<CellSet> {
+/// Every seat's attack map and the value of its pieces on the board, from a position's pass
+/// over one player's pieces (`attack_map_and_value`).
+pub fn attack_maps_and_values(
+    seats: &[Player],
+    attack_map_and_value: impl Fn(Player) -> (CellSet, i32),
+) -> (ByPlayer<CellSet>, ByPlayer<i32>) {
     let mut maps = ByPlayer([CellSet::EMPTY; 3]);
+    let mut values = ByPlayer([0; 3]);
     for &p in seats {
-        maps[p] = attack_map(p);
+        (maps[p], values[p]) = attack_map_and_value(p);
     }
-    maps
+    (maps, values)
 }
 
 /// Per-cell neighbourhoods of a hex board: the twelve cells one step away, the cells within
@@ -104,7 +109,56 @@ pub fn king_safety(
 
 #[cfg(test)]
 mod tests {
+    use polyshogi::mv::MoveList;
+    use polyshogi::splitmix::SplitMix;
+    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexVariant};
+    use polyshogi::variant::sannin::{SanninPosition, SanninRules};
+    use polyshogi::Rules;
+
     use super::*;
+
+    /// Plays a random game from `pos` that captures when it can, so that pieces promote, get
+    /// taken and are dropped, and calls `check` on every position.
+    fn along_a_capturing_game<P: Rules>(mut pos: P, seed: u64, check: impl Fn(&P)) {
+        let mut rng = SplitMix::new(seed);
+        let mut moves = MoveList::new();
+        for _ in 0..120 {
+            check(&pos);
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let captures: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+            let m = if captures.is_empty() { moves[rng.below(moves.len())] } else { captures[rng.below(captures.len())] };
+            pos.play_unchecked(m);
+            if pos.decision_pending() {
+                let _ = pos.answer_pending(true);
+            }
+        }
+    }
+
+    /// Distinct values per piece kind, so that a piece counted under the wrong kind shows.
+    const KIND_VALUES: [i32; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
+
+    #[test]
+    fn one_pass_gives_the_attack_map_and_the_value_of_the_pieces_on_the_board() {
+        along_a_capturing_game(SanninPosition::start(SanninRules::default()), 1, |pos| {
+            for p in Player::ALL {
+                let pieces = pos.pieces_of(p);
+                let map = pieces.fold(CellSet::EMPTY, |map, cell| map | pos.attacks_from(cell));
+                let value = pieces.map(|cell| KIND_VALUES[pos.piece_at(cell).unwrap().kind()]).sum();
+                assert_eq!(pos.attack_map_and_value(p, &KIND_VALUES), (map, value));
+            }
+        });
+        for (variant, seed) in [(HexVariant::HexShogi91, 2), (HexVariant::Tphs91, 3)] {
+            along_a_capturing_game(HexShogiPosition::start(HexShogiRules::new(variant)), seed, |pos| {
+                for &p in pos.seats() {
+                    let value = pos.pieces_of(p).map(|cell| KIND_VALUES[pos.piece_at(cell).unwrap().kind()]).sum();
+                    assert_eq!(pos.attack_map_and_value(p, &KIND_VALUES).1, value);
+                }
+            });
+        }
+    }
 
     #[test]
     fn the_centre_is_zero_steps_away_and_corners_are_radius_steps_away() {

@@ -8,8 +8,8 @@ use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
-use super::attacks::{attack_maps, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{kind_values, material, utilities, Evaluate, HexWeights, Values, Weights};
+use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
+use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
@@ -36,7 +36,7 @@ impl Evaluate for HexShogiPosition {
         let w = hex_weights(self, weights);
         let values = kind_values(|piece| piece_value(piece, w));
         let occupied = self.occupied();
-        let maps = attack_maps(self.seats(), |p| self.attack_map(p));
+        let (maps, on_board) = attack_maps_and_values(self.seats(), |p| self.attack_map_and_value(p, &values));
         let hood = Neighbourhoods::get(self.tables().grid);
         let safety =
             KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
@@ -46,8 +46,7 @@ impl Evaluate for HexShogiPosition {
         let mut raw = [0; 3];
         for p in active.iter() {
             let own = self.pieces_of(p);
-            let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
-            let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            let mut score = on_board[p] + hand_value(p, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
             score += maps[p].count() as i32 * w.control;
             let kings = own & self.kings();
             for king in kings {

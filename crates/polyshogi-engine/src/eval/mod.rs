@@ -88,21 +88,12 @@ pub fn kind_values(value: impl Fn(Piece) -> i32) -> [i32; 16] {
     values
 }
 
-/// One seat's material: its pieces on the board, and its hand at `hand_pct` percent of their
-/// value on the board.
-pub fn material(
-    player: Player,
-    on_board: impl Iterator<Item = Piece>,
-    hand: &Hand,
-    value: impl Fn(Piece) -> i32,
-    hand_pct: i32,
-) -> i32 {
-    let board: i32 = on_board.map(&value).sum();
-    let in_hand: i32 = Role::DROPPABLE
+/// One seat's hand, each piece at `hand_pct` percent of its value on the board.
+pub fn hand_value(player: Player, hand: &Hand, value: impl Fn(Piece) -> i32, hand_pct: i32) -> i32 {
+    Role::DROPPABLE
         .into_iter()
         .map(|role| hand.count(role) as i32 * value(Piece { player, role, promoted: false }) * hand_pct / 100)
-        .sum();
-    board + in_hand
+        .sum()
 }
 
 /// Whether `a` and `b` play on one side: the same seat, or allies.

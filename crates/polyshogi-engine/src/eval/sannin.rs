@@ -8,8 +8,8 @@ use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
-use super::attacks::{attack_maps, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{kind_values, material, utilities, Evaluate, SanninWeights, Values, Weights};
+use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
+use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
@@ -44,7 +44,7 @@ impl Evaluate for SanninPosition {
         let w = &weights.sannin;
         let values = kind_values(|piece| piece_value(piece, w));
         let occupied = self.occupied();
-        let maps = attack_maps(&Player::ALL, |p| self.attack_map(p));
+        let (maps, on_board) = attack_maps_and_values(&Player::ALL, |p| self.attack_map_and_value(p, &values));
         let hood = Neighbourhoods::get(self.tables().grid);
         let safety =
             KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
@@ -53,8 +53,7 @@ impl Evaluate for SanninPosition {
         let mut raw = [0; 3];
         for p in active.iter() {
             let own = self.pieces_of(p);
-            let on_board = own.map(|cell| self.piece_at(cell).expect("occupied"));
-            let mut score = material(p, on_board, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            let mut score = on_board[p] + hand_value(p, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
             let [q, r] = p.others3();
             // Every piece belongs to a seat, so these are the cells the other pieces attack.
             let attacked = maps[q] | maps[r];

@@ -102,11 +102,13 @@ impl HexShogiPosition {
     /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell
     /// codes without decoding a piece.
     pub fn attack_map(&self, player: Player) -> CellSet {
-        let mut map = CellSet::EMPTY;
-        for from in self.store.pieces_of(player) {
-            map |= self.reach(self.store.code(from) as usize, from);
-        }
-        map
+        self.attack_map_and_value(player, &[0; 16]).0
+    }
+
+    /// `attack_map` and the sum of `kind_values` (by `Piece::kind`) over the player's pieces
+    /// on the board, in one pass: the evaluation's attack map and material.
+    pub fn attack_map_and_value(&self, player: Player, kind_values: &[i32; 16]) -> (CellSet, i32) {
+        self.store.attacks_and_value(player, kind_values, |code, from| self.reach(code, from))
     }
 
     fn generate_two<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {

@@ -436,14 +436,11 @@ impl SanninPosition {
         self.reach(self.store.code(from) as usize, from)
     }
 
-    /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell
-    /// codes without decoding a piece.
-    pub fn attack_map(&self, player: Player) -> CellSet {
-        let mut map = CellSet::EMPTY;
-        for from in self.store.pieces_of(player) {
-            map |= self.attacks_from(from);
-        }
-        map
+    /// The cells `player`'s pieces attack, and the sum of `kind_values` (by `Piece::kind`)
+    /// over his pieces on the board: the evaluation's attack map and material, read from the
+    /// cell codes in one pass without decoding a piece.
+    pub fn attack_map_and_value(&self, player: Player, kind_values: &[i32; 16]) -> (CellSet, i32) {
+        self.store.attacks_and_value(player, kind_values, |code, from| self.reach(code, from))
     }
 
     /// The piece of `attackers` attacking `target` from direction `hour`, if any: the first
