@@ -99,8 +99,7 @@ impl HexShogiPosition {
         tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
-    /// The cells `player`'s pieces attack (the evaluation's attack maps), read from the cell
-    /// codes without decoding a piece.
+    /// The cells `player`'s pieces attack, read from the cell codes without decoding a piece.
     pub fn attack_map(&self, player: Player) -> CellSet {
         self.attack_map_and_value(player, &[0; 16]).0
     }
