@@ -8,6 +8,8 @@ pub mod eval;
 pub mod levels;
 pub mod protocol;
 pub mod search;
+#[cfg(test)]
+mod test_games;
 pub mod time;
 pub mod tt;
 pub mod tune;

@@ -109,40 +109,19 @@ pub fn king_safety(
 
 #[cfg(test)]
 mod tests {
-    use polyshogi::mv::MoveList;
-    use polyshogi::splitmix::SplitMix;
     use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexVariant};
     use polyshogi::variant::sannin::{SanninPosition, SanninRules};
     use polyshogi::Rules;
 
     use super::*;
-
-    /// Plays a random game from `pos` that captures when it can, so that pieces promote, get
-    /// taken and are dropped, and calls `check` on every position.
-    fn along_a_capturing_game<P: Rules>(mut pos: P, seed: u64, check: impl Fn(&P)) {
-        let mut rng = SplitMix::new(seed);
-        let mut moves = MoveList::new();
-        for _ in 0..120 {
-            check(&pos);
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() || pos.outcome().is_some() {
-                break;
-            }
-            let captures: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
-            let m = if captures.is_empty() { moves[rng.below(moves.len())] } else { captures[rng.below(captures.len())] };
-            pos.play_unchecked(m);
-            if pos.decision_pending() {
-                let _ = pos.answer_pending(true);
-            }
-        }
-    }
+    use crate::test_games::along_a_capturing_game;
 
     /// Distinct values per piece kind, so that a piece counted under the wrong kind shows.
     const KIND_VALUES: [i32; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
 
     #[test]
     fn one_pass_gives_the_attack_map_and_the_value_of_the_pieces_on_the_board() {
-        along_a_capturing_game(SanninPosition::start(SanninRules::default()), 1, |pos| {
+        along_a_capturing_game(SanninPosition::start(SanninRules::default()), 1, 120, |pos| {
             for p in Player::ALL {
                 let pieces = pos.pieces_of(p);
                 let map = pieces.fold(CellSet::EMPTY, |map, cell| map | pos.attacks_from(cell));
@@ -151,7 +130,7 @@ mod tests {
             }
         });
         for (variant, seed) in [(HexVariant::HexShogi91, 2), (HexVariant::Tphs91, 3)] {
-            along_a_capturing_game(HexShogiPosition::start(HexShogiRules::new(variant)), seed, |pos| {
+            along_a_capturing_game(HexShogiPosition::start(HexShogiRules::new(variant)), seed, 120, |pos| {
                 for &p in pos.seats() {
                     let value = pos.pieces_of(p).map(|cell| KIND_VALUES[pos.piece_at(cell).unwrap().kind()]).sum();
                     assert_eq!(pos.attack_map_and_value(p, &KIND_VALUES).1, value);

@@ -242,18 +242,27 @@ impl<'a> Ctx<'a> {
                 ordered.push(ORDER_TT, first);
                 list.iter().filter(|&&m| m != first).for_each(|&m| ordered.push_unscored(m));
             }
-            None => {
-                for &m in list.iter() {
-                    let gain = pos.capture_gain(m, self.weights);
-                    if captures_only && gain <= 0 {
-                        continue;
-                    }
-                    ordered.push(self.order_score(pos, m, gain, None, ply), m);
-                }
-            }
+            None => self.push_scored(&mut ordered, pos, &list, ply, |gain| !captures_only || gain > 0),
         }
         self.give_list(list);
         ordered
+    }
+
+    /// Pushes the moves of `list` whose capture gain `keep` accepts, with their ordering scores.
+    fn push_scored<P: Evaluate>(
+        &self,
+        ordered: &mut OrderedMoves,
+        pos: &P,
+        list: &MoveList,
+        ply: usize,
+        keep: impl Fn(i32) -> bool,
+    ) {
+        for &m in list.iter() {
+            let gain = pos.capture_gain(m, self.weights);
+            if keep(gain) {
+                ordered.push(self.order_score(pos, m, gain, None, ply), m);
+            }
+        }
     }
 
     /// The moves of a main-search node, handed out best first by `next_move`. With a legal
@@ -294,12 +303,7 @@ impl<'a> Ctx<'a> {
         if ordered.others_wanted() {
             let mut list = self.take_list();
             pos.legal_moves(&mut list);
-            for &m in list.iter() {
-                let gain = pos.capture_gain(m, self.weights);
-                if gain <= 0 {
-                    ordered.push(self.order_score(pos, m, gain, None, ply), m);
-                }
-            }
+            self.push_scored(ordered, pos, &list, ply, |gain| gain <= 0);
             self.give_list(list);
         }
     }
@@ -381,6 +385,7 @@ mod tests {
     use polyshogi::variant::sannin::{SanninPosition, SanninRules};
 
     use super::*;
+    use crate::test_games::along_a_capturing_game;
     use crate::time::Budget;
 
     /// Without a table move, a node hands out its captures listed alone and then, peeked at
@@ -389,30 +394,28 @@ mod tests {
     /// captures, and some history, so that the scores of the quiet moves differ.
     #[test]
     fn captures_listed_alone_come_out_as_the_whole_list_would() {
-        fn along_a_game<P: Evaluate>(mut pos: P, seed: u64) {
+        fn along_a_game<P: Evaluate>(pos: P, seed: u64) {
             let (weights, tt, mut heuristics, stop) =
                 (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
-            let mut rng = SplitMix::new(seed);
+            let mut rng = SplitMix::new(seed ^ 0x5eed);
             let mut list = MoveList::new();
             let mut positions_with_captures = 0;
-            for ply in 0..80 {
+            let mut ply = 0;
+            along_a_capturing_game(pos, seed, 80, |pos| {
                 pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
                 for &m in list.iter() {
                     if rng.below(5) == 0 {
                         heuristics.reward(pos.to_move(), m, 40, 1 + rng.below(6) as i32);
                     }
                 }
                 let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
-                let mut whole = ctx.ordered_moves(&pos, None, 1, false);
+                let mut whole = ctx.ordered_moves(pos, None, 1, false);
                 let expected: Vec<(i32, Move)> = whole.by_ref().collect();
-                let mut staged = ctx.staged_moves(&pos, None, 1);
+                let mut staged = ctx.staged_moves(pos, None, 1);
                 let mut got = Vec::new();
                 loop {
-                    let peeked = (ply % 2 == 0).then(|| ctx.peek_move(&mut staged, &pos, 1));
-                    let next = ctx.next_move(&mut staged, &pos, 1);
+                    let peeked = (ply % 2 == 0).then(|| ctx.peek_move(&mut staged, pos, 1));
+                    let next = ctx.next_move(&mut staged, pos, 1);
                     if let Some(peeked) = peeked {
                         assert_eq!(peeked, next);
                     }
@@ -422,11 +425,9 @@ mod tests {
                     }
                 }
                 assert_eq!(got, expected, "after {ply} plies");
-                let captures: Vec<Move> = list.iter().copied().filter(|&m| pos.capture_gain(m, &weights) > 0).collect();
-                positions_with_captures += usize::from(!captures.is_empty());
-                let m = if captures.is_empty() { list[rng.below(list.len())] } else { captures[rng.below(captures.len())] };
-                pos = child(&pos, m);
-            }
+                positions_with_captures += usize::from(list.iter().any(|&m| pos.capture_gain(m, &weights) > 0));
+                ply += 1;
+            });
             assert!(positions_with_captures >= 10, "only {positions_with_captures} positions had captures");
         }
         along_a_game(SanninPosition::start(SanninRules::default()), 1);
