@@ -63,7 +63,7 @@ impl Evaluate for HexShogiPosition {
                 score -= w.in_check;
             }
             if p != mover {
-                score -= threatened_value(self, p, own, &maps, w, &values) * weights.common.threat_pct / 100;
+                score -= threatened_value(self, p, own, &maps, w, &values) * w.threat_pct / 100;
             }
             raw[p.index()] = score;
         }

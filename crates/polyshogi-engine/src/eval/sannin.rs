@@ -77,7 +77,7 @@ impl Evaluate for SanninPosition {
                 }
             }
             if p != mover {
-                score -= threatened_value(self, own & attacked & !maps[p], &values) * weights.common.threat_pct / 100;
+                score -= threatened_value(self, own & attacked & !maps[p], &values) * w.threat_pct / 100;
             }
             if self.allies().contains(p) {
                 score -= w.allied;

@@ -50,9 +50,6 @@ weights!(
     CommonWeights {
         /// Three seats: what each survivor gains when a third seat leaves the game.
         survivor_bonus = 1500,
-        /// Percent of the most valuable piece of a seat not to move that another seat attacks
-        /// and nobody defends, taken off that seat (a threat the quiescence search may not see).
-        threat_pct = 30,
         /// For the seat to move.
         tempo = 10,
     }
@@ -91,6 +88,10 @@ weights!(
         garden_next = 600,
         /// An unused castling right.
         castle_right = 20,
+        /// Percent of the most valuable piece of a seat not to move that another seat attacks
+        /// and its owner does not defend, taken off that seat (a threat the quiescence search
+        /// may not see).
+        threat_pct = 30,
         /// Being allied: two kings to guard (either mated loses both), no promotion, no Garden,
         /// and a partner who may not play well.
         allied = 3000,
@@ -126,6 +127,8 @@ weights!(
         /// "Board control and a fit that gains"; 0 for three players, where it was not shown to
         /// help).
         control = 4,
+        /// As Sannin's `threat_pct`.
+        threat_pct = 30,
     }
 );
 
@@ -284,7 +287,7 @@ mod tests {
     fn weights_round_trip_through_text() {
         let mut weights = Weights::default();
         weights.set("sannin.pawn=120").unwrap();
-        weights.set("common.threat_pct=0").unwrap();
+        weights.set("common.tempo=0").unwrap();
         let mut reread = Weights::default();
         for line in weights.to_text().lines() {
             reread.set(line).unwrap();
