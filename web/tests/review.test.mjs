@@ -134,8 +134,10 @@ describe('the game review', { concurrency: false }, () => {
     // Asked before: the review shows at once, no button to press.
     await page.waitForSelector('#review[data-status="done"]');
     assert.equal(await page.locator('#review-ask-row').isHidden(), true);
-    // A marked move when there is one (its words then say the mark), else the fourth.
-    const ply = review.plies.find((p) => p.mark && p.ply > 1 && p.ply < PLIES - 1)?.ply ?? 4;
+    // A marked board move when there is one (its words then say the mark), else the first
+    // board move: a drop marks one cell, and the check below reads a move's two.
+    const boardMove = (p) => p.ply > 1 && p.ply < PLIES - 1 && cellsOf(game.moves[p.ply - 1].move) !== null;
+    const ply = (review.plies.find((p) => p.mark && boardMove(p)) ?? review.plies.find(boardMove)).ply;
     await pickOnChart(page, ply, PLIES);
     await waitViewing(page, String(ply));
     assert.equal(await page.locator('#moves [aria-current="true"]').getAttribute('data-ply'), String(ply));
