@@ -7,6 +7,7 @@ mod external_engine;
 mod match_cmd;
 mod records;
 mod tune;
+mod tune_match;
 
 use std::path::PathBuf;
 
@@ -78,6 +79,9 @@ enum Command {
     /// Tune a variant's evaluation weights from self-play games (Texel-style) and write them as
     /// a weights file.
     Tune(tune::TuneArgs),
+    /// Set one evaluation weight by playing matches: each value against the weights as they are,
+    /// the best that beats them with its 95 % interval kept (and written into the weights file).
+    TuneMatch(tune_match::TuneMatchArgs),
     /// Play a game in the terminal against bots: type moves (Tab completes them) or pick them
     /// with the cursor; the record is saved at the end.
     Play(polyshogi_cli::play::PlayArgs),
@@ -239,6 +243,7 @@ fn run(command: Command) -> Result<()> {
             match_cmd::run(args)?
         }
         Command::Tune(args) => tune::run(args)?,
+        Command::TuneMatch(args) => tune_match::run(args)?,
         Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,

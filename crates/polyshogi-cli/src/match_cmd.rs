@@ -296,6 +296,50 @@ pub fn run(args: MatchArgs) -> Result<()> {
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     }
 
+    let started = Instant::now();
+    let results = play_games(&start, &contestants, &lineups, budget, games, &args)?;
+    let seat_names: Vec<String> = start.position().seats().iter().map(|&p| start.position().seat_name(p).to_string()).collect();
+    let table = results_table(&results, &contestants, &seat_names, &args, started.elapsed());
+    print!("{table}");
+    if let Some(out) = &args.out {
+        let path = out.join("results.txt");
+        std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A match between two sets of evaluation weights for the variant's best engine, at the budget,
+/// game count, seed and jobs of `args` (its engines, threads and weights are not read). Returns
+/// the points the first scored in each game: in a three-player game the first plays alone
+/// against two copies of the second, in each seat.
+pub(crate) fn weights_match(args: &MatchArgs, first: (Weights, &str), second: (Weights, &str)) -> Result<Vec<f64>> {
+    let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let kind = EngineKind::best_for(variant);
+    let contestant = |(weights, label): (Weights, &str)| Contestant {
+        program: Program::Search { kind, level: None },
+        variant,
+        threads: 1,
+        weights: MatchWeights { weights, label: Some(label.to_string()) },
+    };
+    let contestants = [contestant(first), contestant(second)];
+    let budget = Budget { movetime: args.movetime, nodes: args.nodes, depth: args.depth, clock: None };
+    let lineups = lineups(2, start.position().seats().len());
+    let games = args.games.div_ceil(lineups.len()) * lineups.len();
+    let results = play_games(&start, &contestants, &lineups, budget, games, args)?;
+    Ok(results.iter().flat_map(|r| r.lineup.iter().zip(&r.points).filter(|(&e, _)| e == 0).map(|(_, &p)| p)).collect())
+}
+
+/// Plays `games` games, the seat orders in turn, `args.jobs` at a time, with a progress bar
+/// (unless `--quiet`); writes each record to `--out` as it comes. The results are in game order.
+fn play_games(
+    start: &AnyGame,
+    contestants: &[Contestant],
+    lineups: &[Vec<usize>],
+    budget: Budget,
+    games: usize,
+    args: &MatchArgs,
+) -> Result<Vec<GameResult>> {
     let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(games as u64) };
     progress.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games  eta {eta}  {msg}")
@@ -305,12 +349,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Result<GameResult>>();
-    let started = Instant::now();
     let mut results: Vec<GameResult> = Vec::with_capacity(games);
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..args.jobs.max(1) {
             let sender = sender.clone();
-            let (next, failed, lineups, contestants, start, args) = (&next, &failed, &lineups, &contestants, &start, &args);
+            let (next, failed, lineups, contestants, start, args) = (&next, &failed, lineups, contestants, start, args);
             std::thread::Builder::new().stack_size(polyshogi_engine::SEARCH_STACK).spawn_scoped(scope, move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= games || failed.load(Ordering::Relaxed) {
@@ -335,21 +378,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
                 std::fs::write(&path, &result.record).with_context(|| format!("cannot write {}", path.display()))?;
             }
             results.push(result);
-            progress.set_message(short_standing(&results, &contestants));
+            progress.set_message(short_standing(&results, contestants));
             progress.inc(1);
         }
         Ok(())
     })?;
     progress.finish_and_clear();
     results.sort_by_key(|r| r.index);
-    let seat_names: Vec<String> = start.position().seats().iter().map(|&p| start.position().seat_name(p).to_string()).collect();
-    let table = results_table(&results, &contestants, &seat_names, &args, started.elapsed());
-    print!("{table}");
-    if let Some(out) = &args.out {
-        let path = out.join("results.txt");
-        std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
+    Ok(results)
 }
 
 /// The `--external` engines with their `--external-option`s. Their names must differ from each
@@ -736,15 +772,21 @@ fn head_to_head(results: &[GameResult], contestants: &[Contestant]) -> String {
     text
 }
 
-/// The Elo difference for a score fraction, and its 95% error from the per-game variance.
-fn elo(samples: &[f64]) -> Option<(f64, f64)> {
+/// The mean of per-game points and its 95% error (1.96 standard errors); None for fewer than
+/// two games.
+pub(crate) fn mean_and_error(samples: &[f64]) -> Option<(f64, f64)> {
     let n = samples.len() as f64;
     if n < 2.0 {
         return None;
     }
     let mean = samples.iter().sum::<f64>() / n;
     let variance = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-    let error = 1.96 * (variance / n).sqrt();
+    Some((mean, 1.96 * (variance / n).sqrt()))
+}
+
+/// The Elo difference for a score fraction, and its 95% error from the per-game variance.
+pub(crate) fn elo(samples: &[f64]) -> Option<(f64, f64)> {
+    let (mean, error) = mean_and_error(samples)?;
     let to_elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     let diff = to_elo(mean);
     let spread = (to_elo((mean + error).min(1.0 - 1e-6)) - to_elo((mean - error).max(1e-6))) / 2.0;

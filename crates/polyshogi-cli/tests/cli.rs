@@ -555,6 +555,77 @@ fn tune_refuses_too_few_games_and_an_unknown_variant() {
 }
 
 #[test]
+fn tune_match_writes_the_chosen_value_under_its_results_and_replaces_them_when_run_again() {
+    let dir = TempDir::new("tune-match");
+    let from = dir.write("from.txt", "# Sankaku: set by hand\nsankaku.general=600\n");
+    let (first, second) = (dir.0.join("first.txt"), dir.0.join("second.txt"));
+    let args = ["tune-match", "sankaku", "undefended_pct", "--values", "0,12,40", "--games", "4", "--nodes", "200"];
+    // However many games run at once, each game is played the same.
+    for (out, jobs) in [(&first, "2"), (&second, "1")] {
+        let output =
+            polyshogi(&[&args[..], &["--from", &from, "--out", out.to_str().unwrap(), "--jobs", jobs, "--quiet"]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report = stdout(&output);
+        // The base value (12, hand-set) is not played against itself.
+        assert!(report.contains("the base has sankaku.undefended_pct=12"), "{report}");
+        assert!(report.contains("  0: scored ") && report.contains("  40: scored ") && !report.contains("  12: "), "{report}");
+    }
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&second).unwrap(), "the same command must write the same file");
+    assert!(
+        text.starts_with("# Sankaku: set by hand\nsankaku.general=600\n# Set by matches: polyshogi tune-match sankaku"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let chosen: i32 = lines[1].strip_prefix("sankaku.undefended_pct=").expect("the weight's line last").parse().unwrap();
+    match text.lines().find(|l| l.ends_with("(chosen)")) {
+        Some(line) => assert!(line.starts_with(&format!("#   {chosen}: ")), "{text}"),
+        None => assert!(chosen == 12 && text.contains("No value beat the base"), "{text}"),
+    }
+    // Run again on its own output: the earlier block and line give way to the new ones.
+    let again = first.to_str().unwrap();
+    let output = polyshogi(&[&args[..], &["--seed", "2", "--from", again, "--out", again, "--quiet"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(text.matches("# Set by matches").count(), 1, "{text}");
+    assert_eq!(text.matches("sankaku.undefended_pct=").count(), 2, "the base line and the weight's line: {text}");
+    assert!(text.contains("--seed 2") && text.contains("sankaku.general=600"), "{text}");
+}
+
+#[test]
+fn tune_match_plays_each_side_alone_in_a_three_player_game() {
+    let args = [
+        "tune-match",
+        "tphs91",
+        "hex3.threat_pct",
+        "--values",
+        "90",
+        "--games",
+        "3",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "30",
+        "--quiet",
+    ];
+    let output = polyshogi(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(report.contains("  90: alone ") && report.contains("the base alone"), "{report}");
+}
+
+#[test]
+fn tune_match_refuses_a_weight_of_another_game_and_out_without_from() {
+    let line = clean_error(&["tune-match", "sankaku", "queen", "--values", "1"]);
+    assert!(line.contains("Sankaku shogi has no weight `queen`") && line.contains("undefended_pct"), "{line}");
+    let line = clean_error(&["tune-match", "sankaku", "hex.threat_pct", "--values", "1"]);
+    assert!(line.contains("not a weight of Sankaku shogi") && line.contains("sankaku.*"), "{line}");
+    let line = clean_error(&["tune-match", "sankaku", "undefended_pct", "--values", "1", "--out", "x.txt"]);
+    assert!(line.contains("give --from"), "{line}");
+}
+
+#[test]
 fn play_refuses_bad_arguments_and_a_missing_terminal_in_one_line() {
     let line = clean_error(&["play", "sankaku", "--seat", "Red"]);
     assert!(line.contains("`Red`") && line.contains("Black, White"), "{line}");
