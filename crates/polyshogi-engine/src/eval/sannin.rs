@@ -1,5 +1,6 @@
 //! Sannin shogi evaluation (RULES.md §1): material on the board and in hand, king safety,
-//! the way to the Pleasure Garden, castling rights and undefended pieces under attack.
+//! the way to the Pleasure Garden, castling rights, the cells each seat attacks and undefended
+//! pieces under attack.
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
@@ -54,6 +55,7 @@ impl Evaluate for SanninPosition {
         for p in active.iter() {
             let own = self.pieces_of(p);
             let mut score = on_board[p] + hand_value(p, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
+            score += maps[p].count() as i32 * w.control;
             let [q, r] = p.others3();
             // Every piece belongs to a seat, so these are the cells the other pieces attack.
             let attacked = maps[q] | maps[r];
@@ -136,4 +138,41 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
 /// and it does not defend).
 fn threatened_value(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> i32 {
     exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use polyshogi::variant::sannin::SanninRules;
+    use polyshogi::Rules;
+
+    use super::*;
+
+    /// Each cell a seat attacks is worth `control` to it; a seat's value is its own less half
+    /// of the other two's.
+    #[test]
+    fn control_counts_the_cells_each_seat_attacks() {
+        let start = SanninPosition::start(SanninRules::default());
+        let values = kind_values(|piece| piece_value(piece, &Weights::hand_set().sannin));
+        let mut moves = MoveList::new();
+        start.legal_moves(&mut moves);
+        let cells = |pos: &SanninPosition, p: Player| pos.attack_map_and_value(p, &values).0.count() as i32;
+        // A move after which First attacks a different number of cells than the others' mean.
+        let (pos, lead) = moves
+            .iter()
+            .map(|&m| {
+                let mut pos = start.clone();
+                pos.play_unchecked(m);
+                let lead = 2 * cells(&pos, Player::First) - cells(&pos, Player::Second) - cells(&pos, Player::Third);
+                (pos, lead)
+            })
+            .find(|&(_, lead)| lead != 0)
+            .expect("some first move changes how many cells First attacks");
+        let without = Weights::hand_set();
+        assert_eq!(without.sannin.control, 0);
+        let mut with = without;
+        // Even, so that halving the others' sum loses nothing to rounding.
+        with.sannin.control = 2;
+        let gain = pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()];
+        assert_eq!(gain, lead);
+    }
 }

@@ -88,6 +88,8 @@ weights!(
         garden_next = 600,
         /// An unused castling right.
         castle_right = 20,
+        /// Per cell the seat's pieces attack, as Hex Shogi 91's `control` (0 as set by hand).
+        control = 0,
         /// Percent of the most valuable piece of a seat not to move that another seat attacks
         /// and its owner does not defend, taken off that seat (a threat the quiescence search
         /// may not see).
