@@ -263,8 +263,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
 
     /// The static value for the side to move (the root seat's value, negated for the others),
     /// with the tempo bonus and any noise.
-    fn static_value<P: Evaluate>(&self, pos: &P) -> i32 {
-        let values = pos.evaluate(self.ctx.weights);
+    fn static_value<P: Evaluate>(&mut self, pos: &P) -> i32 {
+        let values = self.ctx.evaluate(pos);
         let root_value = values[self.root.index()];
         let noise = self.ctx.noise_for(pos.search_key());
         let value = if self.side(pos) { root_value } else { -root_value };

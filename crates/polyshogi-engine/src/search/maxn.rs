@@ -200,7 +200,7 @@ pub fn quiescence<P: Evaluate>(ctx: &mut Ctx<'_>, pos: &P, ply: usize, qply: usi
         return terminal_values(outcome, pos.seats(), ply);
     }
     let mover = pos.to_move();
-    let mut best = pos.evaluate(ctx.weights);
+    let mut best = ctx.evaluate(pos);
     best[mover.index()] += ctx.weights.common.tempo + ctx.noise_for(pos.search_key());
     if qply >= limit || ply >= MAX_PLY || ctx.control.aborted() {
         return best;

@@ -17,7 +17,7 @@ use polyshogi::rules::RepetitionRule;
 use polyshogi::splitmix::mix;
 use polyshogi::{Game, Rules};
 
-use crate::eval::{Evaluate, Weights};
+use crate::eval::{Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 pub use ordered::OrderedMoves;
@@ -187,6 +187,7 @@ pub struct Ctx<'a> {
     lists: Vec<Box<MoveList>>,
     ordered: Vec<OrderedMoves>,
     pub seldepth: usize,
+    evaluations: EvalCache,
 }
 
 impl<'a> Ctx<'a> {
@@ -204,7 +205,13 @@ impl<'a> Ctx<'a> {
             lists: Vec::new(),
             ordered: Vec::new(),
             seldepth: 0,
+            evaluations: EvalCache::new(),
         }
+    }
+
+    /// The static values of `pos`, from the cache when this search has evaluated it before.
+    pub fn evaluate<P: Evaluate>(&mut self, pos: &P) -> Values {
+        self.evaluations.get_or_insert(pos.search_key(), || pos.evaluate(self.weights))
     }
 
     pub fn take_list(&mut self) -> Box<MoveList> {
@@ -378,6 +385,33 @@ pub fn root_moves<P: Rules>(game: &Game<P>) -> Vec<Move> {
     list.to_vec()
 }
 
+/// The static values of positions this search has evaluated, by key: a transposition reached
+/// again, often a quiescence leaf, is not evaluated twice. Direct-mapped, the newer entry
+/// replacing the older; one per search, so that the weights cannot change under it.
+struct EvalCache {
+    entries: Box<[(u64, Values)]>,
+}
+
+/// Entries in a search's evaluation cache (a power of two): 16 K of 24 bytes.
+const EVAL_CACHE_ENTRIES: usize = 1 << 14;
+
+impl EvalCache {
+    fn new() -> EvalCache {
+        EvalCache { entries: vec![(0, [0; 3]); EVAL_CACHE_ENTRIES].into_boxed_slice() }
+    }
+
+    fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> Values) -> Values {
+        let entry = &mut self.entries[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        // Key 0 marks an empty entry; a position whose key is 0 is evaluated every time.
+        if entry.0 == key && key != 0 {
+            return entry.1;
+        }
+        let values = evaluate();
+        *entry = (key, values);
+        values
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use polyshogi::splitmix::SplitMix;
@@ -463,5 +497,28 @@ mod tests {
             assert_eq!(got[1..], rest[..], "after {ply} plies");
             pos = child(&pos, list[ply * 5 % list.len()]);
         }
+    }
+
+    #[test]
+    fn the_evaluation_cache_answers_a_key_it_holds_and_evaluates_any_other() {
+        let mut cache = EvalCache::new();
+        let mut calls = 0;
+        let mut get = |cache: &mut EvalCache, key: u64, values: Values| {
+            cache.get_or_insert(key, || {
+                calls += 1;
+                values
+            })
+        };
+        assert_eq!(get(&mut cache, 77, [1, 2, 3]), [1, 2, 3]);
+        // The same key again: the stored values, without evaluating.
+        assert_eq!(get(&mut cache, 77, [9, 9, 9]), [1, 2, 3]);
+        // A key in the same entry replaces it; the first is then evaluated again.
+        let rival = 77 + EVAL_CACHE_ENTRIES as u64;
+        assert_eq!(get(&mut cache, rival, [4, 5, 6]), [4, 5, 6]);
+        assert_eq!(get(&mut cache, 77, [7, 8, 9]), [7, 8, 9]);
+        // Key 0 marks an empty entry, so it is never answered from the cache.
+        assert_eq!(get(&mut cache, 0, [1, 1, 1]), [1, 1, 1]);
+        assert_eq!(get(&mut cache, 0, [2, 2, 2]), [2, 2, 2]);
+        assert_eq!(calls, 5);
     }
 }
