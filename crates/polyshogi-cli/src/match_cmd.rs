@@ -785,12 +785,17 @@ pub(crate) fn mean_and_error(samples: &[f64]) -> Option<(f64, f64)> {
 }
 
 /// The Elo difference for a score fraction, and its 95% error from the per-game variance.
-pub(crate) fn elo(samples: &[f64]) -> Option<(f64, f64)> {
+fn elo(samples: &[f64]) -> Option<(f64, f64)> {
     let (mean, error) = mean_and_error(samples)?;
+    Some(elo_of(mean, error))
+}
+
+/// The Elo difference for a mean score, and the half-width in Elo of the score's interval
+/// `mean ± error`.
+pub(crate) fn elo_of(mean: f64, error: f64) -> (f64, f64) {
     let to_elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
-    let diff = to_elo(mean);
     let spread = (to_elo((mean + error).min(1.0 - 1e-6)) - to_elo((mean - error).max(1e-6))) / 2.0;
-    Some((diff, spread))
+    (to_elo(mean), spread)
 }
 
 fn results_table(

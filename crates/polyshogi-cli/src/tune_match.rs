@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use polyshogi::variant::Variant;
 use polyshogi_engine::{EngineKind, Weights};
 
-use crate::match_cmd::{elo, mean_and_error, weights_match, MatchArgs};
+use crate::match_cmd::{elo_of, mean_and_error, weights_match, MatchArgs};
 
 /// Sets one evaluation weight by playing matches.
 #[derive(clap::Args, Debug, Clone)]
@@ -71,12 +71,9 @@ struct Trial {
     /// and its 95 % error.
     gain: f64,
     error: f64,
-}
-
-impl Trial {
-    fn beats_the_base(&self) -> bool {
-        self.gain - self.error > 0.0
-    }
+    /// The 95 % interval of the score (two players) or of the lead (three) lies above the
+    /// base's. Judged on the score rather than the Elo, whose interval is lopsided near the ends.
+    beats_the_base: bool,
 }
 
 pub fn run(args: TuneMatchArgs) -> Result<()> {
@@ -96,43 +93,9 @@ pub fn run(args: TuneMatchArgs) -> Result<()> {
     if args.games < 2 || args.nodes == 0 {
         bail!("--games must be at least 2 and --nodes at least 1");
     }
-    let from_text = match &args.from {
-        Some(path) => {
-            Some(std::fs::read_to_string(path).with_context(|| format!("cannot read the weights file {}", path.display()))?)
-        }
-        None => None,
-    };
-    let base = match &from_text {
-        Some(text) => {
-            let mut weights = Weights::hand_set();
-            weights.apply_text(text).map_err(|e| anyhow!("{}: {e}", args.from.as_ref().expect("read").display()))?;
-            weights
-        }
-        None => Weights::default(),
-    };
+    let (from_text, base) = read_base(args.from.as_deref())?;
     let base_value = base.get(group, key).expect("a key of the group");
-    let match_args = MatchArgs {
-        variant: variant.name().to_string(),
-        engines: Vec::new(),
-        externals: Vec::new(),
-        external_options: Vec::new(),
-        timemargin: 0,
-        games: args.games,
-        movetime: None,
-        nodes: Some(args.nodes),
-        depth: None,
-        clock: None,
-        opening_plies: args.opening_plies,
-        max_plies: args.max_plies,
-        out: None,
-        rules: Vec::new(),
-        seed: args.seed,
-        jobs: args.jobs,
-        hash: 16,
-        threads: vec![1],
-        weights: Vec::new(),
-        quiet: args.quiet,
-    };
+    let match_args = match_args(&args, variant);
     let three_players = variant.seats().len() == 3;
     let mut trials = Vec::new();
     for &value in args.values.iter().filter(|&&v| v != base_value) {
@@ -158,30 +121,73 @@ pub fn run(args: TuneMatchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The base weights: the `--from` file (returned too, to be written back) laid over the
+/// hand-set weights, or without one the weights the engines play with.
+fn read_base(from: Option<&std::path::Path>) -> Result<(Option<String>, Weights)> {
+    let Some(path) = from else { return Ok((None, Weights::default())) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the weights file {}", path.display()))?;
+    let mut weights = Weights::hand_set();
+    weights.apply_text(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok((Some(text), weights))
+}
+
+/// The `match` settings of each trial: a node budget, the default rules and table size.
+fn match_args(args: &TuneMatchArgs, variant: Variant) -> MatchArgs {
+    MatchArgs {
+        variant: variant.name().to_string(),
+        engines: Vec::new(),
+        externals: Vec::new(),
+        external_options: Vec::new(),
+        timemargin: 0,
+        games: args.games,
+        movetime: None,
+        nodes: Some(args.nodes),
+        depth: None,
+        clock: None,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        out: None,
+        rules: Vec::new(),
+        seed: args.seed,
+        jobs: args.jobs,
+        hash: 16,
+        threads: vec![1],
+        weights: Vec::new(),
+        quiet: args.quiet,
+    }
+}
+
 /// A trial from the candidate's per-game points (and, in a three-player game, the base's when
 /// alone against two of the candidate).
 fn judge(value: i32, scores: &[f64], base_scores: Option<&[f64]>) -> Result<Trial> {
     let too_few = || anyhow!("too few games to judge: give --games 2 or more per seat order");
-    let (score, score_error) = mean_and_error(scores).ok_or_else(too_few)?;
+    let (score, score_error) = mean_and_error_of_games(scores).ok_or_else(too_few)?;
     match base_scores {
         None => {
-            // One side scoring every point has no finite Elo; such a value is far from the base,
-            // and the clamped estimate still ranks it.
-            let (gain, error) = elo(scores).ok_or_else(too_few)?;
-            Ok(Trial { value, score, base_alone: None, gain, error })
+            let (gain, error) = elo_of(score, score_error);
+            Ok(Trial { value, score, base_alone: None, gain, error, beats_the_base: score - score_error > 0.5 })
         }
         Some(base_scores) => {
-            let (base_alone, base_error) = mean_and_error(base_scores).ok_or_else(too_few)?;
+            let (base_alone, base_error) = mean_and_error_of_games(base_scores).ok_or_else(too_few)?;
             // The two means are independent: their difference's error adds in quadrature.
             let error = 100.0 * (score_error * score_error + base_error * base_error).sqrt();
-            Ok(Trial { value, score, base_alone: Some(base_alone), gain: 100.0 * (score - base_alone), error })
+            let gain = 100.0 * (score - base_alone);
+            Ok(Trial { value, score, base_alone: Some(base_alone), gain, error, beats_the_base: gain - error > 0.0 })
         }
     }
 }
 
+/// `mean_and_error`, with an error of at least 3/n: when (nearly) every game ends the same,
+/// the spread of the games says little, and the rule of three bounds the true score within
+/// 3/n of what was seen (95 %). A few games all won do not pass for a sure gain.
+fn mean_and_error_of_games(points: &[f64]) -> Option<(f64, f64)> {
+    let (mean, error) = mean_and_error(points)?;
+    Some((mean, error.max(3.0 / points.len() as f64)))
+}
+
 /// The trial with the best estimate among those whose interval lies above the base.
 fn choose(trials: &[Trial]) -> Option<&Trial> {
-    trials.iter().filter(|t| t.beats_the_base()).max_by(|a, b| a.gain.total_cmp(&b.gain))
+    trials.iter().filter(|t| t.beats_the_base).max_by(|a, b| a.gain.total_cmp(&b.gain))
 }
 
 fn trial_text(trial: &Trial) -> String {
@@ -269,7 +275,7 @@ mod tests {
     use super::*;
 
     fn trial(value: i32, gain: f64, error: f64) -> Trial {
-        Trial { value, score: 0.5, base_alone: None, gain, error }
+        Trial { value, score: 0.5, base_alone: None, gain, error, beats_the_base: gain - error > 0.0 }
     }
 
     #[test]
@@ -281,15 +287,24 @@ mod tests {
     }
 
     #[test]
+    fn a_few_games_all_won_do_not_make_a_sure_gain() {
+        let trial = judge(7, &[1.0; 4], None).unwrap();
+        assert!(trial.gain > 1000.0 && !trial.beats_the_base, "{trial:?}");
+        // Many games all won do.
+        let trial = judge(7, &[1.0; 400], None).unwrap();
+        assert!(trial.beats_the_base, "{trial:?}");
+    }
+
+    #[test]
     fn a_three_player_gain_is_the_lead_of_the_candidate_alone_over_the_base_alone() {
         // Alone the candidate wins two games in three; alone the base wins one in three.
         let candidate = [1.0, 1.0, 0.0].repeat(100);
         let base = [1.0, 0.0, 0.0].repeat(100);
         let trial = judge(7, &candidate, Some(&base)).unwrap();
         assert!((trial.gain - 100.0 / 3.0).abs() < 1e-9, "{trial:?}");
-        assert!(trial.error > 0.0 && trial.beats_the_base(), "{trial:?}");
+        assert!(trial.error > 0.0 && trial.beats_the_base, "{trial:?}");
         let even = judge(7, &base, Some(&base)).unwrap();
-        assert!(even.gain.abs() < 1e-9 && !even.beats_the_base(), "{even:?}");
+        assert!(even.gain.abs() < 1e-9 && !even.beats_the_base, "{even:?}");
     }
 
     #[test]
