@@ -114,20 +114,29 @@ impl SanninPosition {
 
     /// Whether `player`, if it were his turn now, would have a legal action.
     pub(super) fn has_legal_action(&self, player: Player, depth: u8) -> bool {
+        self.has_legal_action_knowing(player, depth, self.in_check(player))
+    }
+
+    /// `has_legal_action`, told whether `player` is in check.
+    pub(super) fn has_legal_action_knowing(&self, player: Player, depth: u8, in_check: bool) -> bool {
         if self.outcome.is_some() || !self.active.contains(player) {
             return false;
         }
         // Usually some piece that shields nothing can move, which proves it at once when the
         // king is not in check. A piece on none of the king's lines shields nothing, so those
-        // are tried before the pins are looked for.
+        // are tried before the pins are looked for. In check, a king that can step out of it
+        // proves it as quickly.
         if let Some(king) = self.kings[player] {
-            let avoid = if self.in_check(player) { None } else { self.cells_a_proof_avoids(player, depth) };
-            if let Some(avoid) = avoid {
-                let pieces = self.store.pieces_of(player).without(king) - avoid;
-                let lines = self.tables.grid.lines(king);
-                if self.some_piece_can_move(player, pieces - lines, avoid)
-                    || self.some_piece_can_move(player, (pieces & lines) - self.king_safety(player, king).pinned, avoid)
-                {
+            if let Some(avoid) = self.cells_a_proof_avoids(player, depth) {
+                let proved = if in_check {
+                    self.king_has_safe_step(player, king, avoid)
+                } else {
+                    let pieces = self.store.pieces_of(player).without(king) - avoid;
+                    let lines = self.tables.grid.lines(king);
+                    self.some_piece_can_move(player, pieces - lines, avoid)
+                        || self.some_piece_can_move(player, (pieces & lines) - self.king_safety(player, king).pinned, avoid)
+                };
+                if proved {
                     return true;
                 }
             }
@@ -330,6 +339,26 @@ impl SanninPosition {
     fn some_piece_can_move(&self, mover: Player, pieces: CellSet, avoid: CellSet) -> bool {
         let forbidden = self.forbidden_targets(mover) | avoid;
         pieces.into_iter().any(|from| !self.free_targets(mover, from, forbidden).is_empty())
+    }
+
+    /// Whether `player`'s king on `king` has a step (or a range) onto a cell that no other
+    /// player's piece attacks once the king has left its cell, touching no cell of `avoid`: a
+    /// legal king move, as `generate_king_moves` finds them (castling, never legal in check,
+    /// is not looked at).
+    fn king_has_safe_step(&self, player: Player, king: Cell, avoid: CellSet) -> bool {
+        self.king_steps_a_proof_may_take(player, king, avoid).into_iter().next().is_some()
+    }
+
+    /// The cells of `king_has_safe_step`'s steps.
+    fn king_steps_a_proof_may_take(&self, player: Player, king: Cell, avoid: CellSet) -> impl Iterator<Item = Cell> + '_ {
+        let targets = if avoid.contains(king) {
+            CellSet::EMPTY
+        } else {
+            self.reach(self.store.code(king) as usize, king) - self.forbidden_targets(player) - avoid
+        };
+        let others = self.others_pieces(player);
+        let occupied_without_king = self.store.occupied().without(king);
+        targets.into_iter().filter(move |&to| !self.is_attacked(to, others.without(to), occupied_without_king))
     }
 
     /// The cells the piece on `from` (not the king) may end a move on, outside `forbidden`,
@@ -757,9 +786,10 @@ mod tests {
     fn a_move_has_legal_action_takes_as_proof_is_legal() {
         // `has_legal_action` takes a move of a piece that shields nothing as proof, for allies
         // too (avoiding the ally king's lines), and under the compulsory-alliance rule (avoiding
-        // the other kings' lines). Along random games, every such move of every player not in
-        // check must be one the generator lists, and the answers agree.
+        // the other kings' lines); in check, a step of the king out of it. Along random games,
+        // every such move of every player must be one the generator lists, and the answers agree.
         let mut proofs = [0; 2];
+        let mut king_proofs = 0;
         for options in [
             &["alliance=ML"][..],
             &["alliance=ML", "allied_promotion=forced_in_ally_territory"],
@@ -785,15 +815,26 @@ mod tests {
                         );
                         let Some(king) = pos.kings[player] else { continue };
                         let Some(avoid) = pos.cells_a_proof_avoids(player, 0) else { continue };
+                        let listed = |from, to| {
+                            all.iter().any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to))
+                        };
                         if pos.in_check(player) {
+                            for to in pos.king_steps_a_proof_may_take(player, king, avoid) {
+                                assert!(
+                                    listed(king, to),
+                                    "{options:?} seed {seed}: king {king:?}-{to:?} of {player:?} is not legal in {pos:?}"
+                                );
+                                king_proofs += 1;
+                            }
                             continue;
                         }
                         let pinned = pos.king_safety(player, king).pinned;
                         for from in pos.store.pieces_of(player).without(king) - avoid - pinned {
                             for to in pos.free_targets(player, from, pos.forbidden_targets(player) | avoid) {
-                                let listed =
-                                    all.iter().any(|&m| matches!(m, Move::Normal { from: f, to: t, .. } if f == from && t == to));
-                                assert!(listed, "{options:?} seed {seed}: {from:?}-{to:?} of {player:?} is not legal in {pos:?}");
+                                assert!(
+                                    listed(from, to),
+                                    "{options:?} seed {seed}: {from:?}-{to:?} of {player:?} is not legal in {pos:?}"
+                                );
                                 proofs[usize::from(pos.allies().contains(player))] += 1;
                             }
                         }
@@ -804,5 +845,6 @@ mod tests {
             }
         }
         assert!(proofs[1] > 10_000, "moves taken as proof (lone, allied): {proofs:?}");
+        assert!(king_proofs > 100, "king steps taken as proof in check: {king_proofs}");
     }
 }

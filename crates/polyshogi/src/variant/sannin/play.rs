@@ -38,10 +38,9 @@ impl SanninPosition {
         }
 
         // A king attacked by anyone, even by an ally, may never castle afterwards.
-        for p in Player::ALL {
-            if self.may_castle[p] && self.in_check(p) {
-                self.may_castle[p] = false;
-            }
+        let mut checked = self.checked_players(mover);
+        for p in checked.iter() {
+            self.may_castle[p] = false;
         }
 
         self.last_action = None;
@@ -59,9 +58,11 @@ impl SanninPosition {
                 }
                 self.form_alliance(&formation);
                 events.push(Event::AllianceFormed(formation));
+                // The lone king, promoted in place, may check where it did not.
+                checked = self.checked_players(mover);
             }
         }
-        self.end_turn(mover, events);
+        self.end_turn(mover, checked, events);
     }
 
     /// Under `compulsory=confirm`, one ally's answer to the pending proposal (§1.13: both must
@@ -96,7 +97,7 @@ impl SanninPosition {
         } else {
             events.push(Event::AllianceRefused(formation));
         }
-        self.end_turn(self.to_move, &mut events);
+        self.end_turn(self.to_move, self.checked_players(self.to_move), &mut events);
         Ok(events)
     }
 
@@ -116,7 +117,7 @@ impl SanninPosition {
         self.remove_player(player, &mut events);
         if self.outcome.is_none() && self.to_move == player {
             self.to_move = self.next_active(player);
-            self.resolve_player_without_action(&mut events);
+            self.resolve_player_without_action(None, &mut events);
         }
         Ok(events)
     }
@@ -131,8 +132,22 @@ impl SanninPosition {
         Ok(events)
     }
 
-    /// Mates, eliminations and the next player, after `mover`'s action.
-    fn end_turn(&mut self, mover: Player, events: &mut Events) {
+    /// The players in check after `mover`'s action, found once for the castling rights, the
+    /// mates and the next player's turn: the other two, and `mover` himself (an ally's piece
+    /// may attack his king) only while he may castle, the one thing it matters for.
+    fn checked_players(&self, mover: Player) -> PlayerSet {
+        let mut checked = PlayerSet::EMPTY;
+        for p in Player::ALL {
+            if (p != mover || self.may_castle[p]) && self.in_check(p) {
+                checked.insert(p);
+            }
+        }
+        checked
+    }
+
+    /// Mates, eliminations and the next player, after `mover`'s action, which left the
+    /// players of `checked` in check.
+    fn end_turn(&mut self, mover: Player, checked: PlayerSet, events: &mut Events) {
         let mut mated_someone = false;
         if self.rules.mate_evaluation == MateEvaluation::Immediate {
             // Judge every other player in the same position, so one move can mate both. The
@@ -141,7 +156,7 @@ impl SanninPosition {
             let mut victims: ArrayVec<Player, 2> = mover
                 .others3()
                 .into_iter()
-                .filter(|&p| self.active.contains(p) && self.in_check(p) && !self.has_legal_action(p, 0))
+                .filter(|&p| self.active.contains(p) && checked.contains(p) && !self.has_legal_action_knowing(p, 0, true))
                 .collect();
             victims.sort_by_key(|&p| self.allies.contains(p));
             for victim in victims {
@@ -157,7 +172,9 @@ impl SanninPosition {
             } else {
                 self.next_active(mover)
             };
-            self.resolve_player_without_action(events);
+            // A mate took pieces off the board: the checks found before may have changed.
+            let known_checks = (!mated_someone).then_some(checked);
+            self.resolve_player_without_action(known_checks, events);
         }
         if self.outcome.is_none() && self.plies >= self.rules.max_plies {
             self.finish(Outcome::Draw { players: self.active, reason: DrawReason::PlyCap }, events);
@@ -168,12 +185,16 @@ impl SanninPosition {
     /// mates are judged at the victim's turn, or he is stalemated. Each case removes him (or
     /// draws), and the turn moves on until someone can act. (Under `stalemate=pass` the move
     /// generator offers a pass, so a player who is not in check always has an action.)
-    fn resolve_player_without_action(&mut self, events: &mut Events) {
+    /// `known_checks`, when given, says who is in check on the board as it stands.
+    fn resolve_player_without_action(&mut self, mut known_checks: Option<PlayerSet>, events: &mut Events) {
         while self.outcome.is_none() {
             let player = self.to_move;
-            if self.has_legal_action(player, 0) {
+            let in_check = known_checks.map_or_else(|| self.in_check(player), |checked| checked.contains(player));
+            if self.has_legal_action_knowing(player, 0, in_check) {
                 return;
             }
+            // The player leaves and his pieces with him.
+            known_checks = None;
             if self.in_check(player) {
                 let by = self.checking_player(player);
                 events.push(Event::Checkmated { player, by });
