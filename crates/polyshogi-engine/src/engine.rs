@@ -11,7 +11,7 @@ use crate::choose::{EngineKind, Limits, SearchResult};
 use crate::eval::{Evaluate, Weights};
 use crate::search::alphabeta::{AlphaBeta, Mode};
 use crate::search::maxn::MaxN;
-use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info};
+use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info, Repetitions};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 
@@ -108,7 +108,7 @@ impl Engine {
         }
         tt.new_search();
         self.heuristics.new_search();
-        let reps = game_keys(game);
+        let reps = Repetitions::new(&game_keys(game));
         let tt = self.tt.as_ref().expect("made above");
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);
@@ -145,7 +145,7 @@ impl Engine {
             kind => {
                 let mode = if kind == EngineKind::Brs { Mode::Brs } else { Mode::Paranoid };
                 let helpers = self.options.threads.max(1) - 1;
-                let reps = ctx.reps.clone();
+                let reps = ctx.reps.keys().to_vec();
                 let setup = HelperSetup {
                     weights: &self.options.weights,
                     tt,
@@ -215,7 +215,7 @@ impl HelperSetup<'_> {
     fn search<P: Evaluate>(&self, game: &Game<P>, index: usize, stop: &AtomicBool) -> u64 {
         let mut heuristics = Heuristics::default();
         let mut ctx = Ctx::new(self.weights, self.tt, &mut heuristics, Control::new(stop, Budget::default(), None));
-        ctx.reps = self.reps.to_vec();
+        ctx.reps = Repetitions::new(self.reps);
         ctx.rule = self.rule;
         ctx.noise = self.noise;
         ctx.seed = self.seed ^ index as u64;

@@ -519,7 +519,7 @@ mod tests {
 
     use super::*;
     use crate::eval::Weights;
-    use crate::search::{Control, Heuristics};
+    use crate::search::{Control, Heuristics, Repetitions};
     use crate::time::Budget;
     use crate::tt::TranspositionTable;
 
@@ -536,7 +536,7 @@ mod tests {
             let (weights, tt, mut heuristics, stop) =
                 (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
             let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
-            ctx.reps = vec![next.repetition_key()];
+            ctx.reps = Repetitions::new(&[next.repetition_key()]);
             let mut search = AlphaBeta::new(&mut ctx, &pos, Mode::Paranoid);
             search.pv[1] = vec![moves[1], moves[2]];
             let value = search.child_value(true, &next, 3, 0, -INFINITY, INFINITY, false, false, false);

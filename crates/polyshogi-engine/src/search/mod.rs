@@ -7,6 +7,7 @@ pub mod alphabeta;
 pub mod maxn;
 pub mod mcts;
 mod ordered;
+mod repetitions;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +22,7 @@ use crate::eval::{Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 pub use ordered::OrderedMoves;
+pub use repetitions::Repetitions;
 
 /// The deepest ply any search reaches (main search and quiescence together).
 pub const MAX_PLY: usize = 96;
@@ -176,7 +178,7 @@ pub struct Ctx<'a> {
     pub heur: &'a mut Heuristics,
     pub control: Control<'a>,
     /// Keys of the game's positions up to the root, then of the current search path.
-    pub reps: Vec<u64>,
+    pub reps: Repetitions,
     pub rule: RepetitionRule,
     /// Evaluation noise in centipawns (weaker levels), seeded.
     pub noise: i32,
@@ -197,7 +199,7 @@ impl<'a> Ctx<'a> {
             tt,
             heur,
             control,
-            reps: Vec::new(),
+            reps: Repetitions::default(),
             rule: RepetitionRule::Off,
             noise: 0,
             seed: 0,
@@ -346,7 +348,7 @@ impl<'a> Ctx<'a> {
     /// Whether a position with this key occurred before, in the game or on the search path.
     #[inline]
     pub fn repeated(&self, key: u64) -> bool {
-        self.reps.iter().rev().any(|&k| k == key)
+        self.reps.contains(key)
     }
 
     /// A deterministic per-position perturbation of at most `noise` centipawns.
