@@ -346,7 +346,7 @@ impl SanninPosition {
     /// legal king move, as `generate_king_moves` finds them (castling, never legal in check,
     /// is not looked at).
     fn king_has_safe_step(&self, player: Player, king: Cell, avoid: CellSet) -> bool {
-        self.king_steps_a_proof_may_take(player, king, avoid).into_iter().next().is_some()
+        self.king_steps_a_proof_may_take(player, king, avoid).next().is_some()
     }
 
     /// The cells of `king_has_safe_step`'s steps.
