@@ -72,7 +72,7 @@ mod tests {
         let mut repetitions = Repetitions::new(&[key(1), key(2)]);
         let mut plain = vec![key(1), key(2)];
         for step in 0..2_000u64 {
-            if mix(step) % 3 == 0 && !plain.is_empty() {
+            if mix(step).is_multiple_of(3) && !plain.is_empty() {
                 repetitions.pop();
                 plain.pop();
             } else {
