@@ -86,6 +86,9 @@ pub struct PieceStore<K> {
     occupied: CellSet,
     hands: ByPlayer<Hand>,
     material_key: u64,
+    /// Each player's share of `material_key` for his pieces on the board: what an
+    /// evaluation may key facts about one player's placement by.
+    board_keys: ByPlayer<u64>,
     keys: PhantomData<K>,
 }
 
@@ -98,6 +101,7 @@ impl<K: GameKeys> PieceStore<K> {
             occupied: CellSet::EMPTY,
             hands: ByPlayer::default(),
             material_key: 0,
+            board_keys: ByPlayer::default(),
             keys: PhantomData,
         }
     }
@@ -160,6 +164,20 @@ impl<K: GameKeys> PieceStore<K> {
         self.material_key
     }
 
+    /// The hash of `player`'s pieces on the board (the board's share of `material_key`), kept
+    /// up to date by every change: equal for two boards where he has the same pieces on the
+    /// same cells, whatever the other players have.
+    #[inline]
+    pub fn board_key(&self, player: Player) -> u64 {
+        self.board_keys[player]
+    }
+
+    /// `board_key` computed from scratch, to check the running one.
+    #[cfg(test)]
+    pub(crate) fn recomputed_board_key(&self, player: Player) -> u64 {
+        self.by_player[player].into_iter().fold(0, |key, cell| key ^ K::keys().piece(self.code(cell), cell))
+    }
+
     /// The hash of board and hands computed from scratch, to check the running one.
     pub fn recomputed_material_key(&self) -> u64 {
         let keys = K::keys();
@@ -174,7 +192,9 @@ impl<K: GameKeys> PieceStore<K> {
         self.board[cell.usize()] = code;
         self.by_player[piece.player].insert(cell);
         self.occupied.insert(cell);
-        self.material_key ^= K::keys().piece(code, cell);
+        let key = K::keys().piece(code, cell);
+        self.material_key ^= key;
+        self.board_keys[piece.player] ^= key;
         code
     }
 
@@ -186,7 +206,9 @@ impl<K: GameKeys> PieceStore<K> {
         self.board[cell.usize()] = 0;
         self.by_player[piece.player].remove(cell);
         self.occupied.remove(cell);
-        self.material_key ^= K::keys().piece(code, cell);
+        let key = K::keys().piece(code, cell);
+        self.material_key ^= key;
+        self.board_keys[piece.player] ^= key;
         Some(piece)
     }
 
@@ -223,6 +245,7 @@ impl<K> Clone for PieceStore<K> {
             occupied: self.occupied,
             hands: self.hands,
             material_key: self.material_key,
+            board_keys: self.board_keys,
             keys: PhantomData,
         }
     }

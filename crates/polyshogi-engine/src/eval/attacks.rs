@@ -12,7 +12,7 @@ use polyshogi::player::{ByPlayer, Player};
 /// over one player's pieces (`attack_map_and_value`).
 pub fn attack_maps_and_values(
     seats: &[Player],
-    attack_map_and_value: impl Fn(Player) -> (CellSet, i32),
+    mut attack_map_and_value: impl FnMut(Player) -> (CellSet, i32),
 ) -> (ByPlayer<CellSet>, ByPlayer<i32>) {
     let mut maps = ByPlayer([CellSet::EMPTY; 3]);
     let mut values = ByPlayer([0; 3]);

@@ -11,6 +11,7 @@ mod attacks;
 mod hexshogi;
 mod sankaku;
 mod sannin;
+mod step_maps;
 mod weights;
 
 use arrayvec::ArrayVec;
@@ -21,6 +22,7 @@ use polyshogi::piece::{Hand, Piece, Role};
 use polyshogi::player::{Player, PlayerSet};
 use polyshogi::Rules;
 
+pub use step_maps::StepMaps;
 pub use weights::{CommonWeights, HexWeights, SankakuWeights, SanninWeights, Weights};
 
 /// One value per seat, indexed by `Player::index()`; the unused third seat of a two-player game
@@ -38,6 +40,13 @@ pub const ELIMINATED: i32 = -20_000;
 pub trait Evaluate: Rules + Send + Sync + 'static {
     /// The value of the position for every seat, from that seat's point of view (centipawns).
     fn evaluate(&self, weights: &Weights) -> Values;
+
+    /// `evaluate`, for a search that keeps what each seat's own placement fixes in `steps`
+    /// from one position to the next (the weights must stay the same). The same values.
+    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
+        let _ = steps;
+        self.evaluate(weights)
+    }
 
     /// What the piece on `cell` is worth to its owner (0 for an empty cell or a king that
     /// cannot be taken).

@@ -10,7 +10,7 @@ use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, Values, Weights};
+use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, StepMaps, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
@@ -42,51 +42,16 @@ fn has_garden_right(pos: &SanninPosition, player: Player) -> bool {
 
 impl Evaluate for SanninPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
-        let w = &weights.sannin;
-        let values = kind_values(|piece| piece_value(piece, w));
-        let occupied = self.occupied();
-        let (maps, on_board) = attack_maps_and_values(&Player::ALL, |p| self.attack_map_and_value(p, &values));
-        let hood = Neighbourhoods::get(self.tables().grid);
-        let safety =
-            KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
-        let active = self.active_players();
-        let mover = self.to_move();
-        let mut raw = [0; 3];
-        for p in active.iter() {
-            let own = self.pieces_of(p);
-            let mut score = on_board[p] + hand_value(p, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
-            score += maps[p].count() as i32 * w.control;
-            let [q, r] = p.others3();
-            // Every piece belongs to a seat, so these are the cells the other pieces attack.
-            let attacked = maps[q] | maps[r];
-            if let Some(king) = self.king(p) {
-                score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
-                if attacked.contains(king) {
-                    score -= w.in_check;
-                }
-                if has_garden_right(self, p) {
-                    let distance = hood.centre_distance[king.usize()] as i32;
-                    score += (6 - distance).max(0) * w.garden_step;
-                    if reaches_garden(self, p, king) {
-                        // The king can step into the Garden on its next turn: attacked, the
-                        // step is illegal, so only an unguarded Garden is a real threat.
-                        let guarded = Player::ALL.iter().any(|&q| q != p && maps[q].contains(self.tables().garden));
-                        score += if guarded { w.garden_next / 4 } else { w.garden_next };
-                    }
-                }
-                if self.may_castle(p) {
-                    score += w.castle_right;
-                }
-            }
-            if p != mover {
-                score -= threatened_value(self, own & attacked & !maps[p], &values) * w.threat_pct / 100;
-            }
-            if self.allies().contains(p) {
-                score -= w.allied;
-            }
-            raw[p.index()] = score;
-        }
-        utilities(raw, &Player::ALL, active, self.allies(), &weights.common)
+        let values = kind_values(|piece| piece_value(piece, &weights.sannin));
+        evaluate_from(self, weights, &values, |p| self.attack_map_and_value(p, &values))
+    }
+
+    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
+        let values = kind_values(|piece| piece_value(piece, &weights.sannin));
+        evaluate_from(self, weights, &values, |p| {
+            let (map, value) = steps.get_or_insert(self.board_key(p), || self.step_map_and_value(p, &values));
+            (map | self.range_map(p), value)
+        })
     }
 
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32 {
@@ -121,6 +86,59 @@ impl Evaluate for SanninPosition {
     }
 }
 
+/// The evaluation, given each seat's attack map and material on the board
+/// (`attack_map_and_value`, whole or in parts).
+fn evaluate_from(
+    pos: &SanninPosition,
+    weights: &Weights,
+    values: &[i32; 16],
+    attack_map_and_value: impl FnMut(Player) -> (CellSet, i32),
+) -> Values {
+    let w = &weights.sannin;
+    let occupied = pos.occupied();
+    let (maps, on_board) = attack_maps_and_values(&Player::ALL, attack_map_and_value);
+    let hood = Neighbourhoods::get(pos.tables().grid);
+    let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+    let active = pos.active_players();
+    let mover = pos.to_move();
+    let mut raw = [0; 3];
+    for p in active.iter() {
+        let own = pos.pieces_of(p);
+        let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
+        score += maps[p].count() as i32 * w.control;
+        let [q, r] = p.others3();
+        // Every piece belongs to a seat, so these are the cells the other pieces attack.
+        let attacked = maps[q] | maps[r];
+        if let Some(king) = pos.king(p) {
+            score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
+            if attacked.contains(king) {
+                score -= w.in_check;
+            }
+            if has_garden_right(pos, p) {
+                let distance = hood.centre_distance[king.usize()] as i32;
+                score += (6 - distance).max(0) * w.garden_step;
+                if reaches_garden(pos, p, king) {
+                    // The king can step into the Garden on its next turn: attacked, the
+                    // step is illegal, so only an unguarded Garden is a real threat.
+                    let guarded = Player::ALL.iter().any(|&q| q != p && maps[q].contains(pos.tables().garden));
+                    score += if guarded { w.garden_next / 4 } else { w.garden_next };
+                }
+            }
+            if pos.may_castle(p) {
+                score += w.castle_right;
+            }
+        }
+        if p != mover {
+            score -= threatened_value(pos, own & attacked & !maps[p], &values) * w.threat_pct / 100;
+        }
+        if pos.allies().contains(p) {
+            score -= w.allied;
+        }
+        raw[p.index()] = score;
+    }
+    utilities(raw, &Player::ALL, active, pos.allies(), &weights.common)
+}
+
 /// What ordering and quiescence count a step into the Garden as (it wins the game).
 const GARDEN_GAIN: i32 = 10_000;
 
@@ -146,6 +164,50 @@ mod tests {
     use polyshogi::Rules;
 
     use super::*;
+
+    /// The evaluation with step maps kept from one position to the next gives the values of
+    /// the one from scratch, along random games whose positions share placements as a
+    /// search's do (one cache for every game and rule set), eliminations and alliances included.
+    #[test]
+    fn kept_step_maps_give_the_same_values() {
+        let mut weights = Weights::hand_set();
+        // Every attacked cell counts, so that a wrong map shows in the values.
+        weights.sannin.control = 2;
+        let values = kind_values(|piece| piece_value(piece, &weights.sannin));
+        let mut steps = StepMaps::new();
+        let mut rng = polyshogi::splitmix::SplitMix::new(3);
+        let mut moves = MoveList::new();
+        let mut compared = 0;
+        for options in [&[][..], &["alliance=ML"], &["compulsory=off"]] {
+            let mut rules = SanninRules::default();
+            for option in options {
+                rules.set(option).expect("a rule option");
+            }
+            for _ in 0..4 {
+                let mut pos = SanninPosition::start(rules);
+                while pos.outcome().is_none() && pos.plies() < 400 {
+                    pos.legal_moves(&mut moves);
+                    // Each move's position, as a search would see the children of one node.
+                    for &m in moves.iter().take(8) {
+                        let mut next = pos.clone();
+                        next.play_unchecked(m);
+                        assert_eq!(next.evaluate_with(&weights, &mut steps), next.evaluate(&weights), "{next:?}");
+                        compared += 1;
+                    }
+                    for p in Player::ALL {
+                        let (map, value) = pos.step_map_and_value(p, &values);
+                        assert_eq!((map | pos.range_map(p), value), pos.attack_map_and_value(p, &values), "{p:?} in {pos:?}");
+                    }
+                    let m = moves[rng.below(moves.len())];
+                    pos.play_unchecked(m);
+                    if pos.decision_pending() {
+                        pos.answer_pending(rng.below(2) == 0).expect("a pending alliance takes an answer");
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} positions compared");
+    }
 
     /// Each cell a seat attacks is worth `control` to it; a seat's value is its own less half
     /// of the other two's.

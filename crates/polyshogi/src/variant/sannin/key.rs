@@ -68,7 +68,7 @@ mod tests {
     use crate::splitmix::SplitMix;
 
     #[test]
-    fn running_key_equals_recomputed_key_along_a_game() {
+    fn running_keys_equal_recomputed_keys_along_a_game() {
         let mut game = SanninGame::new(SanninPosition::start(SanninRules::default()));
         let mut moves = MoveList::new();
         let mut rng = SplitMix::new(12345);
@@ -88,6 +88,9 @@ mod tests {
             game.play_unchecked(pick);
             let pos = game.position();
             assert_eq!(pos.store.material_key(), pos.recomputed_material_key());
+            for player in crate::player::Player::ALL {
+                assert_eq!(pos.store.board_key(player), pos.store.recomputed_board_key(player), "{player:?}");
+            }
         }
     }
 }
