@@ -149,6 +149,16 @@ impl<K: GameKeys> PieceStore<K> {
         (map, value)
     }
 
+    /// The cells `player`'s pieces on `rangers` reach along their ranges, `ranges` giving a
+    /// piece's from its code and cell: with `attacks_and_value` given only the steps, the
+    /// second part of an attack map.
+    #[inline]
+    pub fn range_attacks(&self, player: Player, rangers: CellSet, ranges: impl Fn(usize, Cell) -> CellSet) -> CellSet {
+        (self.by_player[player] & rangers)
+            .into_iter()
+            .fold(CellSet::EMPTY, |map, from| map | ranges(self.code(from) as usize, from))
+    }
+
     #[inline]
     pub fn hand(&self, player: Player) -> &Hand {
         &self.hands[player]

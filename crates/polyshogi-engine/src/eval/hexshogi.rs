@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, Values, Weights};
+use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, StepMaps, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
@@ -33,41 +33,16 @@ pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
 
 impl Evaluate for HexShogiPosition {
     fn evaluate(&self, weights: &Weights) -> Values {
-        let w = hex_weights(self, weights);
-        let values = kind_values(|piece| piece_value(piece, w));
-        let occupied = self.occupied();
-        let (maps, on_board) = attack_maps_and_values(self.seats(), |p| self.attack_map_and_value(p, &values));
-        let hood = Neighbourhoods::get(self.tables().grid);
-        let safety =
-            KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
-        let three = self.is_three_player();
-        let active = Rules::players_in(self);
-        let mover = self.to_move();
-        let mut raw = [0; 3];
-        for p in active.iter() {
-            let own = self.pieces_of(p);
-            let mut score = on_board[p] + hand_value(p, self.hand(p), |piece| values[piece.kind()], w.hand_pct);
-            score += maps[p].count() as i32 * w.control;
-            let kings = own & self.kings();
-            for king in kings {
-                score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
-            }
-            if three {
-                let held = self.kings_held(p) as i32;
-                score += held * w.king_held;
-                if held >= 2 {
-                    score += w.two_kings;
-                }
-            } else if !(kings & attacked_by_others(self, p, &maps)).is_empty() {
-                // In check: the attack maps already say what `in_check` would work out again.
-                score -= w.in_check;
-            }
-            if p != mover {
-                score -= threatened_value(self, p, own, &maps, w, &values) * w.threat_pct / 100;
-            }
-            raw[p.index()] = score;
-        }
-        utilities(raw, self.seats(), active, PlayerSet::EMPTY, &weights.common)
+        let values = kind_values(|piece| piece_value(piece, hex_weights(self, weights)));
+        evaluate_from(self, weights, &values, |p| self.attack_map_and_value(p, &values))
+    }
+
+    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
+        let values = kind_values(|piece| piece_value(piece, hex_weights(self, weights)));
+        evaluate_from(self, weights, &values, |p| {
+            let (map, value) = steps.get_or_insert(self.board_key(p), || self.step_map_and_value(p, &values));
+            (map | self.range_map(p), value)
+        })
     }
 
     /// Only a move onto another player's piece gains material here: no promotion is counted,
@@ -83,6 +58,49 @@ impl Evaluate for HexShogiPosition {
             None => 0,
         }
     }
+}
+
+/// The evaluation, given each seat's attack map and material on the board
+/// (`attack_map_and_value`, whole or in parts).
+fn evaluate_from(
+    pos: &HexShogiPosition,
+    weights: &Weights,
+    values: &[i32; 16],
+    attack_map_and_value: impl FnMut(Player) -> (CellSet, i32),
+) -> Values {
+    let w = hex_weights(pos, weights);
+    let occupied = pos.occupied();
+    let (maps, on_board) = attack_maps_and_values(pos.seats(), attack_map_and_value);
+    let hood = Neighbourhoods::get(pos.tables().grid);
+    let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+    let three = pos.is_three_player();
+    let active = Rules::players_in(pos);
+    let mover = pos.to_move();
+    let mut raw = [0; 3];
+    for p in active.iter() {
+        let own = pos.pieces_of(p);
+        let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
+        score += maps[p].count() as i32 * w.control;
+        let kings = own & pos.kings();
+        for king in kings {
+            score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
+        }
+        if three {
+            let held = pos.kings_held(p) as i32;
+            score += held * w.king_held;
+            if held >= 2 {
+                score += w.two_kings;
+            }
+        } else if !(kings & attacked_by_others(pos, p, &maps)).is_empty() {
+            // In check: the attack maps already say what `in_check` would work out again.
+            score -= w.in_check;
+        }
+        if p != mover {
+            score -= threatened_value(pos, p, own, &maps, w, values) * w.threat_pct / 100;
+        }
+        raw[p.index()] = score;
+    }
+    utilities(raw, pos.seats(), active, PlayerSet::EMPTY, &weights.common)
 }
 
 /// The weights of the game being played: Hex Shogi 91's or the three-player game's.
@@ -126,6 +144,41 @@ mod tests {
     use polyshogi::Move;
 
     use super::*;
+
+    /// The evaluation with step maps kept from one position to the next gives the values of
+    /// the one from scratch, along random games of both games (one cache for all of them).
+    #[test]
+    fn kept_step_maps_give_the_same_values() {
+        let mut weights = Weights::hand_set();
+        // Every attacked cell counts, so that a wrong map shows in the values.
+        (weights.hex.control, weights.hex3.control) = (2, 2);
+        let mut steps = StepMaps::new();
+        let mut rng = polyshogi::splitmix::SplitMix::new(5);
+        let mut moves = MoveList::new();
+        let mut compared = 0;
+        for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
+            let values = kind_values(|piece| piece_value(piece, hex_weights(&HexShogiPosition::start(rules), &weights)));
+            for _ in 0..4 {
+                let mut pos = HexShogiPosition::start(rules);
+                while pos.outcome().is_none() && pos.plies() < 400 {
+                    pos.legal_moves(&mut moves);
+                    // Each move's position, as a search would see the children of one node.
+                    for &m in moves.iter().take(8) {
+                        let mut next = pos.clone();
+                        next.play_unchecked(m);
+                        assert_eq!(next.evaluate_with(&weights, &mut steps), next.evaluate(&weights), "{next:?}");
+                        compared += 1;
+                    }
+                    for &p in pos.seats() {
+                        let (map, value) = pos.step_map_and_value(p, &values);
+                        assert_eq!((map | pos.range_map(p), value), pos.attack_map_and_value(p, &values), "{p:?} in {pos:?}");
+                    }
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 5_000, "{compared} positions compared");
+    }
 
     /// Two players: each cell a side attacks is worth `control` to it, and the same against
     /// the other side. The three-player game leaves the term out.

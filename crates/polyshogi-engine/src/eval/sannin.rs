@@ -129,7 +129,7 @@ fn evaluate_from(
             }
         }
         if p != mover {
-            score -= threatened_value(pos, own & attacked & !maps[p], &values) * w.threat_pct / 100;
+            score -= threatened_value(pos, own & attacked & !maps[p], values) * w.threat_pct / 100;
         }
         if pos.allies().contains(p) {
             score -= w.allied;

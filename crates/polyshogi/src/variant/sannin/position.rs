@@ -444,10 +444,9 @@ impl SanninPosition {
     }
 
     /// `attack_map_and_value` in two parts, for an evaluation that keeps the first: the cells
-    /// `player`'s pieces attack by their steps (a ranging piece's first cells along its ranges
-    /// are not among them) with the value of his pieces, both fixed by where his pieces stand
-    /// (`board_key`); and the cells his ranging pieces reach along their ranges, which depend
-    /// on the whole board.
+    /// `player`'s pieces attack by their steps and leaps with the value of his pieces, both
+    /// fixed by where his pieces stand (`board_key`); and the cells his ranging pieces reach
+    /// along their ranges (`range_map`), which depend on the whole board.
     pub fn step_map_and_value(&self, player: Player, kind_values: &[i32; 16]) -> (CellSet, i32) {
         let tables = self.tables;
         self.store.attacks_and_value(player, kind_values, |code, from| tables.step_targets[code][from.usize()])
@@ -455,13 +454,10 @@ impl SanninPosition {
 
     /// The second part of `step_map_and_value`.
     pub fn range_map(&self, player: Player) -> CellSet {
-        let tables = self.tables;
-        let mut map = CellSet::EMPTY;
-        for from in self.store.pieces_of(player) & self.rangers {
-            let code = self.store.code(from) as usize;
-            map |= tables.grid.piece_reach(from, CellSet::EMPTY, tables.range_hours[code], self.store.occupied());
-        }
-        map
+        let (tables, occupied) = (self.tables, self.store.occupied());
+        self.store.range_attacks(player, self.rangers, |code, from| {
+            tables.grid.piece_reach(from, CellSet::EMPTY, tables.range_hours[code], occupied)
+        })
     }
 
     /// The hash of `player`'s pieces on the board: equal wherever he has the same pieces on
