@@ -146,17 +146,18 @@ mod tests {
     use super::*;
 
     /// The evaluation with step maps kept from one position to the next gives the values of
-    /// the one from scratch, along random games of both games (one cache for all of them).
+    /// the one from scratch, along random games of both games (one cache for each game, whose
+    /// weights differ, as a search has its own).
     #[test]
     fn kept_step_maps_give_the_same_values() {
         let mut weights = Weights::hand_set();
         // Every attacked cell counts, so that a wrong map shows in the values.
         (weights.hex.control, weights.hex3.control) = (2, 2);
-        let mut steps = StepMaps::new();
         let mut rng = polyshogi::splitmix::SplitMix::new(5);
         let mut moves = MoveList::new();
         let mut compared = 0;
         for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
+            let mut steps = StepMaps::new();
             let values = kind_values(|piece| piece_value(piece, hex_weights(&HexShogiPosition::start(rules), &weights)));
             for _ in 0..4 {
                 let mut pos = HexShogiPosition::start(rules);

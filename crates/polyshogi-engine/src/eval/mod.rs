@@ -43,8 +43,7 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
 
     /// `evaluate`, for a search that keeps what each seat's own placement fixes in `steps`
     /// from one position to the next (the weights must stay the same). The same values.
-    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
-        let _ = steps;
+    fn evaluate_with(&self, weights: &Weights, _steps: &mut StepMaps) -> Values {
         self.evaluate(weights)
     }
 
