@@ -7,7 +7,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::cellset::CellSet;
-use crate::geometry::Cell;
+use crate::geometry::{Cell, HexGrid};
+use crate::mv::HourSet;
 use crate::piece::{Hand, Piece, Role};
 use crate::player::{ByPlayer, Player};
 use crate::zobrist::{self, HandKeys};
@@ -149,14 +150,22 @@ impl<K: GameKeys> PieceStore<K> {
         (map, value)
     }
 
-    /// The cells `player`'s pieces on `rangers` reach along their ranges, `ranges` giving a
-    /// piece's from its code and cell: with `attacks_and_value` given only the steps, the
-    /// second part of an attack map.
+    /// The first part of `attacks_and_value` split in two, for an evaluation that keeps it:
+    /// the cells `player`'s pieces attack by their steps and leaps (`step_targets`, by code
+    /// and cell) and the value of his pieces, both fixed by where his pieces stand
+    /// (`board_key`).
     #[inline]
-    pub fn range_attacks(&self, player: Player, rangers: CellSet, ranges: impl Fn(usize, Cell) -> CellSet) -> CellSet {
-        (self.by_player[player] & rangers)
-            .into_iter()
-            .fold(CellSet::EMPTY, |map, from| map | ranges(self.code(from) as usize, from))
+    pub fn step_map_and_value(&self, player: Player, kind_values: &[i32; 16], step_targets: &[[CellSet; 128]]) -> (CellSet, i32) {
+        self.attacks_and_value(player, kind_values, |code, from| step_targets[code][from.usize()])
+    }
+
+    /// The second part: the cells `player`'s pieces on `rangers` reach along their ranges
+    /// (`range_hours`, by code), which depend on the whole board.
+    #[inline]
+    pub fn range_map(&self, player: Player, rangers: CellSet, grid: &HexGrid, range_hours: &[HourSet; CODES]) -> CellSet {
+        (self.by_player[player] & rangers).into_iter().fold(CellSet::EMPTY, |map, from| {
+            map | grid.piece_reach(from, CellSet::EMPTY, range_hours[self.code(from) as usize], self.occupied)
+        })
     }
 
     #[inline]

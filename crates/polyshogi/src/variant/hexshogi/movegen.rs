@@ -110,21 +110,15 @@ impl HexShogiPosition {
         self.store.attacks_and_value(player, kind_values, |code, from| self.reach(code, from))
     }
 
-    /// `attack_map_and_value` in two parts, for an evaluation that keeps the first: the cells
-    /// `player`'s pieces attack by their steps and leaps with the value of his pieces, both
-    /// fixed by where his pieces stand (`board_key`); and the cells his ranging pieces reach
-    /// along their ranges (`range_map`), which depend on the whole board.
+    /// `attack_map_and_value` in two parts, for an evaluation that keeps the first: see
+    /// `PieceStore::step_map_and_value` and `range_map`.
     pub fn step_map_and_value(&self, player: Player, kind_values: &[i32; 16]) -> (CellSet, i32) {
-        let tables = self.tables;
-        self.store.attacks_and_value(player, kind_values, |code, from| tables.step_targets[code][from.usize()])
+        self.store.step_map_and_value(player, kind_values, &self.tables.step_targets)
     }
 
     /// The second part of `step_map_and_value`.
     pub fn range_map(&self, player: Player) -> CellSet {
-        let (tables, occupied) = (self.tables, self.store.occupied());
-        self.store.range_attacks(player, self.rangers, |code, from| {
-            tables.grid.piece_reach(from, CellSet::EMPTY, tables.range_hours[code], occupied)
-        })
+        self.store.range_map(player, self.rangers, self.tables.grid, &self.tables.range_hours)
     }
 
     /// The hash of `player`'s pieces on the board: equal wherever he has the same pieces on
