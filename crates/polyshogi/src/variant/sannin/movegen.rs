@@ -356,6 +356,12 @@ impl SanninPosition {
         } else {
             self.reach(self.store.code(king) as usize, king) - self.forbidden_targets(player) - avoid
         };
+        self.safe_king_targets(player, king, targets)
+    }
+
+    /// The cells of `targets` that no other player's piece attacks once `player`'s king has
+    /// left `king`: where that king may go.
+    fn safe_king_targets(&self, player: Player, king: Cell, targets: CellSet) -> impl Iterator<Item = Cell> + '_ {
         let others = self.others_pieces(player);
         let occupied_without_king = self.store.occupied().without(king);
         targets.into_iter().filter(move |&to| !self.is_attacked(to, others.without(to), occupied_without_king))
@@ -410,11 +416,8 @@ impl SanninPosition {
             targets |= jumps;
         }
         targets &= aim;
-        let others = self.others_pieces(mover);
-        let occupied_without_king = self.store.occupied().without(from);
         // Once for both versions of a move: promoting does not change what attacks `to`.
-        let safe: CellSet =
-            targets.into_iter().filter(|&to| !self.is_attacked(to, others.without(to), occupied_without_king)).collect();
+        let safe: CellSet = self.safe_king_targets(mover, from, targets).collect();
         let piece = self.piece_at(from).expect("own king");
         if safety.ally_king.is_none() {
             // Nothing more to test: the moves go in by sets.
