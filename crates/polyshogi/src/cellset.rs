@@ -83,6 +83,13 @@ impl CellSet {
         CellSet(self.0 ^ self.0.wrapping_sub(1))
     }
 
+    /// Every cell index from the set's last cell up, that one included; every index when the
+    /// set is empty.
+    #[inline]
+    pub const fn from_last(self) -> CellSet {
+        CellSet(u128::MAX << (127 - (self.0 | 1).leading_zeros()))
+    }
+
     /// True when the set has exactly one cell.
     #[inline]
     pub const fn is_single(self) -> bool {
@@ -223,5 +230,17 @@ mod tests {
         assert_eq!(of(&[63, 64]).up_to_first(), up_to(63));
         assert_eq!(of(&[64, 100]).up_to_first(), up_to(64));
         assert_eq!(of(&[127]).up_to_first(), up_to(127));
+    }
+
+    #[test]
+    fn from_last_runs_from_the_last_cell_in_either_half() {
+        let from = |first: u8| -> CellSet { (first..=127).map(Cell::new_unchecked).collect() };
+        let of = |indices: &[u8]| -> CellSet { indices.iter().map(|&i| Cell::new_unchecked(i)).collect() };
+        assert_eq!(CellSet::EMPTY.from_last(), from(0));
+        assert_eq!(of(&[0]).from_last(), from(0));
+        assert_eq!(of(&[5, 70]).from_last(), from(70));
+        assert_eq!(of(&[63, 64]).from_last(), from(64));
+        assert_eq!(of(&[2, 63]).from_last(), from(63));
+        assert_eq!(of(&[127]).from_last(), from(127));
     }
 }

@@ -163,9 +163,9 @@ impl<K: GameKeys> PieceStore<K> {
     /// (`range_hours`, by code), which depend on the whole board.
     #[inline]
     pub fn range_map(&self, player: Player, rangers: CellSet, grid: &HexGrid, range_hours: &[HourSet; CODES]) -> CellSet {
-        (self.by_player[player] & rangers).into_iter().fold(CellSet::EMPTY, |map, from| {
-            map | grid.piece_reach(from, CellSet::EMPTY, range_hours[self.code(from) as usize], self.occupied)
-        })
+        (self.by_player[player] & rangers)
+            .into_iter()
+            .fold(CellSet::EMPTY, |map, from| map | grid.ranges(from, range_hours[self.code(from) as usize], self.occupied))
     }
 
     #[inline]

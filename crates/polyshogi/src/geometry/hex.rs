@@ -245,14 +245,23 @@ impl HexGrid {
         }
     }
 
-    /// The ranging part of `piece_reach`, for at least one hour. The rays are split by the way
-    /// cell indices run: on a ray whose indices grow, the reach is a mask of the indices up to
-    /// the nearest blocker, made by bit arithmetic; on the others, the nearest blocker is found
-    /// by one bit scan and the ray beyond it taken off. Kept out of line: few pieces range, and
-    /// the walk inlined into the generators' loops over every piece makes them slower
-    /// (docs/BENCHMARKS.md).
+    /// The ranging part of `piece_reach`, for at least one hour: `ranges` kept out of line.
+    /// Few pieces range, and the walk inlined into the generators' loops over every piece
+    /// makes them slower (docs/BENCHMARKS.md).
     #[inline(never)]
     fn follow_ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
+        self.ranges(cell, hours, occupied)
+    }
+
+    /// The cells a piece on `cell` reaches along `hours`: the empty cells and the first
+    /// occupied one of each ray. The rays are split by the way cell indices run: on a ray whose
+    /// indices grow, the reach is a mask of the indices up to the nearest blocker (the lowest);
+    /// on the others, of the indices from the nearest blocker (the highest) up. Both masks are
+    /// bit arithmetic: taking the ray beyond the blocker from the table would wait on a second
+    /// load that depends on the first. Inlined, for the loops over ranging pieces alone (the
+    /// evaluation's range maps), which the call would cost more than it saves.
+    #[inline(always)]
+    pub fn ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
         let mut reach = CellSet::EMPTY;
         let mut growing = hours.bits() & GROWING_HOURS;
@@ -261,16 +270,11 @@ impl HexGrid {
             growing &= growing - 1;
             reach |= ray & (ray & occupied).up_to_first();
         }
-        // A mask from the highest blocker up takes more instructions than the lookup.
         let mut shrinking = hours.bits() & !GROWING_HOURS;
         while shrinking != 0 {
-            let hour = shrinking.trailing_zeros() as usize;
+            let ray = rays[shrinking.trailing_zeros() as usize];
             shrinking &= shrinking - 1;
-            let ray = rays[hour];
-            reach |= match (ray & occupied).last() {
-                Some(blocker) => ray - self.rays[blocker.usize()][hour],
-                None => ray,
-            };
+            reach |= ray & (ray & occupied).from_last();
         }
         reach
     }
