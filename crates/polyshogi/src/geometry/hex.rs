@@ -258,8 +258,8 @@ impl HexGrid {
     /// indices grow, the reach is a mask of the indices up to the nearest blocker (the lowest);
     /// on the others, of the indices from the nearest blocker (the highest) up. Both masks are
     /// bit arithmetic: taking the ray beyond the blocker from the table would wait on a second
-    /// load that depends on the first. Inlined, for the loops over ranging pieces alone (the
-    /// evaluation's range maps), which the call would cost more than it saves.
+    /// load that depends on the first. Inlined into the loops over ranging pieces alone (the
+    /// evaluation's range maps), where the call costs more than it saves.
     #[inline(always)]
     pub fn ranges(&self, cell: Cell, hours: HourSet, occupied: CellSet) -> CellSet {
         let rays = &self.rays[cell.usize()];
