@@ -67,7 +67,8 @@ pub fn run(depth: u32) {
     println!("total {total_nodes} nodes in {total_seconds:.3} s: {:.2} Mnps", total_nodes as f64 / total_seconds / 1e6);
 }
 
-/// Every search of the game thinks `movetime_ms` on each bench position, with a fresh engine.
+/// Every search of the game thinks `movetime_ms` on each bench position, with a fresh engine
+/// whose table is made before the clock starts.
 pub fn run_search(movetime_ms: u64) {
     for (variant, name, options, moves) in POSITIONS {
         let game = bench_game(variant, options, moves);
@@ -90,8 +91,12 @@ pub fn run_search(movetime_ms: u64) {
 
 fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u32, u64, f64) {
     let limits = Limits { movetime_ms: Some(movetime_ms), ..Limits::default() };
+    let mut engine = Engine::new(kind);
+    // The table is made before the clock starts, as a game's engine has it before its first
+    // move (`isready`): writing it is no part of searching.
+    engine.prepare();
     let started = Instant::now();
-    let result = Engine::new(kind).think(game, &limits, &AtomicBool::new(false), &mut |_| {});
+    let result = engine.think(game, &limits, &AtomicBool::new(false), &mut |_| {});
     (result.depth, result.nodes, started.elapsed().as_secs_f64())
 }
 

@@ -84,6 +84,25 @@ impl Engine {
         self.heuristics.clear();
     }
 
+    /// Makes the transposition table of the size the options ask for, unless it is made: so
+    /// that a search's first move spends none of its time on it (writing a 256 MiB table takes
+    /// longer than a 100 ms move). `think` calls it; the protocol's `isready` calls it ahead.
+    pub fn prepare(&mut self) {
+        if !self.kind.searches() {
+            return;
+        }
+        let hash_mb = self.options.hash_mb;
+        let tt = self.tt.get_or_insert_with(|| TranspositionTable::new(hash_mb));
+        if tt.megabytes() != hash_mb && hash_mb > 0 {
+            *tt = TranspositionTable::new(hash_mb);
+        }
+    }
+
+    /// The size of the transposition table, once made.
+    pub fn table_megabytes(&self) -> Option<usize> {
+        self.tt.as_ref().map(TranspositionTable::megabytes)
+    }
+
     /// Chooses a move for the player to move in `game`. Returns when a limit is reached or
     /// `stop` is set (with the best move found so far: always a legal one when any exists).
     /// `on_info` hears about the search as it deepens.
@@ -101,15 +120,11 @@ impl Engine {
         if game.position().outcome().is_some() || game.position().decision_pending() {
             return SearchResult { best: None, depth: 0, nodes: 0, scores: vec![0; seats.len()], pv: Vec::new() };
         }
-        let hash_mb = self.options.hash_mb;
-        let tt = self.tt.get_or_insert_with(|| TranspositionTable::new(hash_mb));
-        if tt.megabytes() != hash_mb && hash_mb > 0 {
-            *tt = TranspositionTable::new(hash_mb);
-        }
-        tt.new_search();
+        self.prepare();
+        self.tt.as_mut().expect("made by prepare").new_search();
         self.heuristics.new_search();
         let reps = Repetitions::new(&game_keys(game));
-        let tt = self.tt.as_ref().expect("made above");
+        let tt = self.tt.as_ref().expect("made by prepare");
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);
         let control = Control::new(stop, budget, limits.nodes);
