@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, StepMaps, Values, Weights};
+use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, AttackMapCache, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {
@@ -37,11 +37,11 @@ impl Evaluate for HexShogiPosition {
         evaluate_from(self, weights, &values, |p| self.attack_map_and_value(p, &values))
     }
 
-    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
+    fn evaluate_with(&self, weights: &Weights, maps: &mut AttackMapCache) -> Values {
         let values = kind_values(|piece| piece_value(piece, hex_weights(self, weights)));
+        let occupied = self.occupied();
         evaluate_from(self, weights, &values, |p| {
-            let (map, value) = steps.get_or_insert(self.board_key(p), || self.step_map_and_value(p, &values));
-            (map | self.range_map(p), value)
+            maps.get_or_insert(self.board_key(p), occupied, || self.step_map_and_value(p, &values), || self.range_map(p))
         })
     }
 
@@ -145,11 +145,11 @@ mod tests {
 
     use super::*;
 
-    /// The evaluation with step maps kept from one position to the next gives the values of
+    /// The evaluation with attack maps kept from one position to the next gives the values of
     /// the one from scratch, along random games of both games (one cache for each game, whose
     /// weights differ, as a search has its own).
     #[test]
-    fn kept_step_maps_give_the_same_values() {
+    fn kept_attack_maps_give_the_same_values() {
         let mut weights = Weights::hand_set();
         // Every attacked cell counts, so that a wrong map shows in the values.
         (weights.hex.control, weights.hex3.control) = (2, 2);
@@ -157,7 +157,7 @@ mod tests {
         let mut moves = MoveList::new();
         let mut compared = 0;
         for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
-            let mut steps = StepMaps::new();
+            let mut maps = AttackMapCache::new();
             let values = kind_values(|piece| piece_value(piece, hex_weights(&HexShogiPosition::start(rules), &weights)));
             for _ in 0..4 {
                 let mut pos = HexShogiPosition::start(rules);
@@ -167,7 +167,7 @@ mod tests {
                     for &m in moves.iter().take(8) {
                         let mut next = pos.clone();
                         next.play_unchecked(m);
-                        assert_eq!(next.evaluate_with(&weights, &mut steps), next.evaluate(&weights), "{next:?}");
+                        assert_eq!(next.evaluate_with(&weights, &mut maps), next.evaluate(&weights), "{next:?}");
                         compared += 1;
                     }
                     for &p in pos.seats() {

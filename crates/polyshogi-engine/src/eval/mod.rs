@@ -11,7 +11,7 @@ mod attacks;
 mod hexshogi;
 mod sankaku;
 mod sannin;
-mod step_maps;
+mod attack_map_cache;
 mod weights;
 
 use arrayvec::ArrayVec;
@@ -22,7 +22,7 @@ use polyshogi::piece::{Hand, Piece, Role};
 use polyshogi::player::{Player, PlayerSet};
 use polyshogi::Rules;
 
-pub use step_maps::StepMaps;
+pub use attack_map_cache::AttackMapCache;
 pub use weights::{CommonWeights, HexWeights, SankakuWeights, SanninWeights, Weights};
 
 /// One value per seat, indexed by `Player::index()`; the unused third seat of a two-player game
@@ -41,9 +41,9 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     /// The value of the position for every seat, from that seat's point of view (centipawns).
     fn evaluate(&self, weights: &Weights) -> Values;
 
-    /// `evaluate`, for a search that keeps what each seat's own placement fixes in `steps`
-    /// from one position to the next (the weights must stay the same). The same values.
-    fn evaluate_with(&self, weights: &Weights, _steps: &mut StepMaps) -> Values {
+    /// `evaluate`, for a search that keeps each seat's attack map in `maps` from one position
+    /// to the next (the weights must stay the same). The same values.
+    fn evaluate_with(&self, weights: &Weights, _maps: &mut AttackMapCache) -> Values {
         self.evaluate(weights)
     }
 

@@ -10,7 +10,7 @@ use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, StepMaps, Values, Weights};
+use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, AttackMapCache, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {
@@ -46,11 +46,11 @@ impl Evaluate for SanninPosition {
         evaluate_from(self, weights, &values, |p| self.attack_map_and_value(p, &values))
     }
 
-    fn evaluate_with(&self, weights: &Weights, steps: &mut StepMaps) -> Values {
+    fn evaluate_with(&self, weights: &Weights, maps: &mut AttackMapCache) -> Values {
         let values = kind_values(|piece| piece_value(piece, &weights.sannin));
+        let occupied = self.occupied();
         evaluate_from(self, weights, &values, |p| {
-            let (map, value) = steps.get_or_insert(self.board_key(p), || self.step_map_and_value(p, &values));
-            (map | self.range_map(p), value)
+            maps.get_or_insert(self.board_key(p), occupied, || self.step_map_and_value(p, &values), || self.range_map(p))
         })
     }
 
@@ -165,16 +165,16 @@ mod tests {
 
     use super::*;
 
-    /// The evaluation with step maps kept from one position to the next gives the values of
+    /// The evaluation with attack maps kept from one position to the next gives the values of
     /// the one from scratch, along random games whose positions share placements as a
     /// search's do (one cache for every game and rule set), eliminations and alliances included.
     #[test]
-    fn kept_step_maps_give_the_same_values() {
+    fn kept_attack_maps_give_the_same_values() {
         let mut weights = Weights::hand_set();
         // Every attacked cell counts, so that a wrong map shows in the values.
         weights.sannin.control = 2;
         let values = kind_values(|piece| piece_value(piece, &weights.sannin));
-        let mut steps = StepMaps::new();
+        let mut maps = AttackMapCache::new();
         let mut rng = polyshogi::splitmix::SplitMix::new(3);
         let mut moves = MoveList::new();
         let mut compared = 0;
@@ -191,7 +191,7 @@ mod tests {
                     for &m in moves.iter().take(8) {
                         let mut next = pos.clone();
                         next.play_unchecked(m);
-                        assert_eq!(next.evaluate_with(&weights, &mut steps), next.evaluate(&weights), "{next:?}");
+                        assert_eq!(next.evaluate_with(&weights, &mut maps), next.evaluate(&weights), "{next:?}");
                         compared += 1;
                     }
                     for p in Player::ALL {

@@ -18,7 +18,7 @@ use polyshogi::rules::RepetitionRule;
 use polyshogi::splitmix::mix;
 use polyshogi::{Game, Rules};
 
-use crate::eval::{Evaluate, StepMaps, Values, Weights};
+use crate::eval::{Evaluate, AttackMapCache, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 pub use ordered::OrderedMoves;
@@ -190,7 +190,7 @@ pub struct Ctx<'a> {
     ordered: Vec<OrderedMoves>,
     pub seldepth: usize,
     evaluations: EvalCache,
-    step_maps: StepMaps,
+    attack_maps: AttackMapCache,
 }
 
 impl<'a> Ctx<'a> {
@@ -209,13 +209,13 @@ impl<'a> Ctx<'a> {
             ordered: Vec::new(),
             seldepth: 0,
             evaluations: EvalCache::new(),
-            step_maps: StepMaps::new(),
+            attack_maps: AttackMapCache::new(),
         }
     }
 
     /// The static values of `pos`, from the cache when this search has evaluated it before.
     pub fn evaluate<P: Evaluate>(&mut self, pos: &P) -> Values {
-        self.evaluations.get_or_insert(pos.search_key(), || pos.evaluate_with(self.weights, &mut self.step_maps))
+        self.evaluations.get_or_insert(pos.search_key(), || pos.evaluate_with(self.weights, &mut self.attack_maps))
     }
 
     pub fn take_list(&mut self) -> Box<MoveList> {
