@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, HexWeights, AttackMapCache, Values, Weights};
+use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
 pub fn piece_value(piece: Piece, w: &HexWeights) -> i32 {

@@ -7,11 +7,11 @@
 //! value (their interests are tied: if either is mated both lose), and a seat out of the game
 //! is worth `ELIMINATED`.
 
+mod attack_map_cache;
 mod attacks;
 mod hexshogi;
 mod sankaku;
 mod sannin;
-mod attack_map_cache;
 mod weights;
 
 use arrayvec::ArrayVec;

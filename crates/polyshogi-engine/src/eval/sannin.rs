@@ -10,7 +10,7 @@ use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
-use super::{hand_value, kind_values, utilities, Evaluate, SanninWeights, AttackMapCache, Values, Weights};
+use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
 pub fn piece_value(piece: Piece, w: &SanninWeights) -> i32 {

@@ -18,7 +18,7 @@ use polyshogi::rules::RepetitionRule;
 use polyshogi::splitmix::mix;
 use polyshogi::{Game, Rules};
 
-use crate::eval::{Evaluate, AttackMapCache, Values, Weights};
+use crate::eval::{AttackMapCache, Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 pub use ordered::OrderedMoves;
