@@ -252,7 +252,11 @@ impl Contestant {
             Some(level) => level.options(self.variant, options),
             None => options,
         };
-        Ok(SeatEngine::Search(Box::new(Engine::with_options(kind, options))))
+        let mut engine = Engine::with_options(kind, options);
+        // Its table made before the game, as an external engine makes its own at `isready`:
+        // off the clock of the first move.
+        engine.prepare();
+        Ok(SeatEngine::Search(Box::new(engine)))
     }
 
     fn limits(&self, limits: &Limits) -> Limits {
