@@ -86,16 +86,21 @@ impl Engine {
 
     /// Makes the transposition table of the size the options ask for, unless it is made: so
     /// that a search's first move spends none of its time on it (writing a 256 MiB table takes
-    /// longer than a 100 ms move). `think` calls it; the protocol's `isready` calls it ahead.
+    /// longer than a 100 ms move). `think` makes it too; the protocol's `isready` calls this ahead.
     pub fn prepare(&mut self) {
-        if !self.kind.searches() {
-            return;
+        if self.kind.searches() {
+            self.table();
         }
+    }
+
+    /// The transposition table, made (or made again) at the size the options ask for.
+    fn table(&mut self) -> &mut TranspositionTable {
         let hash_mb = self.options.hash_mb;
         let tt = self.tt.get_or_insert_with(|| TranspositionTable::new(hash_mb));
         if tt.megabytes() != hash_mb && hash_mb > 0 {
             *tt = TranspositionTable::new(hash_mb);
         }
+        tt
     }
 
     /// The size of the transposition table, once made.
@@ -120,11 +125,10 @@ impl Engine {
         if game.position().outcome().is_some() || game.position().decision_pending() {
             return SearchResult { best: None, depth: 0, nodes: 0, scores: vec![0; seats.len()], pv: Vec::new() };
         }
-        self.prepare();
-        self.tt.as_mut().expect("made by prepare").new_search();
+        self.table().new_search();
         self.heuristics.new_search();
         let reps = Repetitions::new(&game_keys(game));
-        let tt = self.tt.as_ref().expect("made by prepare");
+        let tt = self.tt.as_ref().expect("made by table()");
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);
         let control = Control::new(stop, budget, limits.nodes);
