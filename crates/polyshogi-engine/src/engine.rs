@@ -86,7 +86,7 @@ impl Engine {
 
     /// Makes the transposition table of the size the options ask for, unless it is made: so
     /// that a search's first move spends none of its time on it (writing a 256 MiB table takes
-    /// longer than a 100 ms move). `think` makes it too; the protocol's `isready` calls this ahead.
+    /// longer than a 100 ms move). `think` makes it too; the protocol calls this at `isready`.
     pub fn prepare(&mut self) {
         if self.kind.searches() {
             self.table();
