@@ -122,7 +122,7 @@ impl Evaluate for SankakuPosition {
         for p in seats {
             let own = self.pieces_of(p);
             let defended = reach[p.index()].map;
-            let mut score = 0;
+            let mut score = defended.count() as i32 * w.control;
             for role in VALUED_ROLES {
                 let cells = own & self.role_cells(role);
                 let value = role_value(role, w);
@@ -172,5 +172,38 @@ impl Evaluate for SankakuPosition {
             gain += w.general - role_value(piece.role, w);
         }
         gain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use polyshogi::variant::sankaku::SankakuRules;
+    use polyshogi::Rules;
+
+    use super::*;
+
+    /// Each cell a side's pieces could capture on is worth `control` to it, and the same
+    /// against the other side.
+    #[test]
+    fn control_counts_the_cells_each_side_reaches() {
+        let start = SankakuPosition::start(SankakuRules::default());
+        let mut moves = MoveList::new();
+        start.legal_moves(&mut moves);
+        // A move after which the two sides reach different numbers of cells.
+        let (pos, lead) = moves
+            .iter()
+            .map(|&m: &Move| {
+                let mut pos = start.clone();
+                pos.play_unchecked(m);
+                let lead = Reach::of(&pos, Player::First).map.count() as i32 - Reach::of(&pos, Player::Second).map.count() as i32;
+                (pos, lead)
+            })
+            .find(|&(_, lead)| lead != 0)
+            .expect("some first move changes how many cells the first side reaches");
+        let without = Weights::hand_set();
+        let mut with = without;
+        with.sankaku.control = 5;
+        let gain = pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()];
+        assert_eq!(gain, 5 * lead);
     }
 }

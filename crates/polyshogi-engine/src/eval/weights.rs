@@ -149,6 +149,9 @@ weights!(
         emperor_attacker = 30,
         /// Percent of each undefended piece's value: the enemy Emperor can take it anywhere.
         undefended_pct = 12,
+        /// Per cell the side's pieces (the Emperor aside) could capture on, as Hex Shogi 91's
+        /// `control` (0 as set by hand).
+        control = 0,
     }
 );
 
