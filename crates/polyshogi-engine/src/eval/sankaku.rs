@@ -1,5 +1,6 @@
-//! Sankaku Shogi evaluation (RULES.md §3): material, and the safety of the Emperor, which the
-//! enemy Emperor may take from anywhere on the board unless it is defended.
+//! Sankaku Shogi evaluation (RULES.md §3): material, the cells each side's pieces reach, and the
+//! safety of the Emperor, which the enemy Emperor may take from anywhere on the board unless it
+//! is defended.
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, TriDirection, TriGrid};

@@ -135,7 +135,7 @@ weights!(
 );
 
 weights!(
-    /// Sankaku Shogi (RULES.md §3): material and Emperor safety.
+    /// Sankaku Shogi (RULES.md §3): material, Emperor safety and board control.
     SankakuWeights {
         soldier = 100,
         cavalry = 330,
