@@ -119,16 +119,25 @@ impl Evaluate for SankakuPosition {
         let w = &weights.sankaku;
         let seats = [Player::First, Player::Second];
         let reach = seats.map(|p| Reach::of(self, p));
+        let mover = self.to_move();
         let mut raw = [0; 3];
         for p in seats {
             let own = self.pieces_of(p);
             let defended = reach[p.index()].map;
+            let threatened = (own & reach[opponent(p).index()].map) - defended;
             let mut score = defended.count() as i32 * w.control;
+            let mut threat = 0;
             for role in VALUED_ROLES {
                 let cells = own & self.role_cells(role);
                 let value = role_value(role, w);
                 score += cells.count() as i32 * value;
                 score -= (cells - defended).count() as i32 * (value * w.undefended_pct / 100);
+                if !(cells & threatened).is_empty() {
+                    threat = threat.max(value);
+                }
+            }
+            if p != mover {
+                score -= threat * w.threat_pct / 100;
             }
             if self.emperor(p).is_some() {
                 let defenders = reach[p.index()].own_emperor as i32;
@@ -206,5 +215,40 @@ mod tests {
         with.sankaku.control = 5;
         let gain = pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()];
         assert_eq!(gain, 5 * lead);
+    }
+
+    /// The side that has just moved loses `threat_pct` of its piece that an enemy piece
+    /// attacks and nothing of its own defends; a defended piece under attack costs nothing.
+    #[test]
+    fn threat_counts_an_undefended_attacked_piece_of_the_side_that_moved() {
+        use polyshogi::variant::sankaku::{SankakuPiece, SankakuSetup};
+        let grid = SankakuPosition::start(SankakuRules::default()).grid();
+        let cell = |name: &str| grid.parse(name).unwrap();
+        let piece = |player, role| SankakuPiece { player, role };
+        // White's General on d4 stands alone; Black's on a neighbour is defended by another
+        // Black General that White's does not reach.
+        let (white_general, black_general) = (cell("d4"), grid.adjacent(cell("d4")).into_iter().next().unwrap());
+        let defender = (grid.adjacent(black_general) - grid.adjacent(white_general)).without(white_general).into_iter().next().unwrap();
+        // The Emperors reach nothing in the evaluation's maps: any free cells will do.
+        let mut free = (grid.all() - CellSet::from_cell(white_general) - CellSet::from_cell(black_general)).without(defender).into_iter();
+        let (black_emperor, white_emperor) = (free.next().unwrap(), free.next().unwrap());
+        let pieces = vec![
+            (white_general, piece(Player::Second, SankakuRole::General)),
+            (white_emperor, piece(Player::Second, SankakuRole::Emperor)),
+            (black_general, piece(Player::First, SankakuRole::General)),
+            (defender, piece(Player::First, SankakuRole::General)),
+            (black_emperor, piece(Player::First, SankakuRole::Emperor)),
+        ];
+        let without = Weights::hand_set();
+        let mut with = without;
+        with.sankaku.threat_pct = 50;
+        let black_gain = |to_move| {
+            let pos = SankakuPosition::from_setup(SankakuSetup { pieces: pieces.clone(), to_move }, SankakuRules::default()).unwrap();
+            pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()]
+        };
+        // Black to move may take White's General: White, who has just moved, loses half of it.
+        assert_eq!(black_gain(Player::First), without.sankaku.general / 2);
+        // White to move attacks Black's General, which is defended.
+        assert_eq!(black_gain(Player::Second), 0);
     }
 }

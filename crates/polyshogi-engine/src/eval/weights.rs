@@ -152,6 +152,10 @@ weights!(
         /// Per cell the side's pieces (the Emperor aside) could capture on, as Hex Shogi 91's
         /// `control` (0 as set by hand).
         control = 0,
+        /// Percent of the value of the side's most valuable piece that an enemy piece attacks
+        /// and none of its own defends, counted against the side that has just moved (the
+        /// other may take it now), as Hex Shogi 91's `threat_pct` (0 as set by hand).
+        threat_pct = 0,
     }
 );
 
