@@ -228,9 +228,11 @@ mod tests {
         // White's General on d4 stands alone; Black's on a neighbour is defended by another
         // Black General that White's does not reach.
         let (white_general, black_general) = (cell("d4"), grid.adjacent(cell("d4")).into_iter().next().unwrap());
-        let defender = (grid.adjacent(black_general) - grid.adjacent(white_general)).without(white_general).into_iter().next().unwrap();
+        let defender =
+            (grid.adjacent(black_general) - grid.adjacent(white_general)).without(white_general).into_iter().next().unwrap();
         // The Emperors reach nothing in the evaluation's maps: any free cells will do.
-        let mut free = (grid.all() - CellSet::from_cell(white_general) - CellSet::from_cell(black_general)).without(defender).into_iter();
+        let mut free =
+            (grid.all() - CellSet::from_cell(white_general) - CellSet::from_cell(black_general)).without(defender).into_iter();
         let (black_emperor, white_emperor) = (free.next().unwrap(), free.next().unwrap());
         let pieces = vec![
             (white_general, piece(Player::Second, SankakuRole::General)),
@@ -243,7 +245,8 @@ mod tests {
         let mut with = without;
         with.sankaku.threat_pct = 50;
         let black_gain = |to_move| {
-            let pos = SankakuPosition::from_setup(SankakuSetup { pieces: pieces.clone(), to_move }, SankakuRules::default()).unwrap();
+            let pos =
+                SankakuPosition::from_setup(SankakuSetup { pieces: pieces.clone(), to_move }, SankakuRules::default()).unwrap();
             pos.evaluate(&with)[Player::First.index()] - pos.evaluate(&without)[Player::First.index()]
         };
         // Black to move may take White's General: White, who has just moved, loses half of it.
