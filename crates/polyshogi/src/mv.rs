@@ -217,9 +217,9 @@ impl<'r> MoveSampler<'r> {
     pub fn chosen(&self) -> Option<Move> {
         self.chosen
     }
+}
 
-    /// Offers `k` more moves; the rank among them of the one to keep, if one replaces the
-    /// choice.
+impl KeepOne for MoveSampler<'_> {
     #[inline]
     fn offer(&mut self, k: usize) -> Option<usize> {
         if k == 0 {
@@ -229,13 +229,73 @@ impl<'r> MoveSampler<'r> {
         let draw = self.rng.below_by_product(self.seen);
         (draw < k).then_some(draw)
     }
+
+    #[inline]
+    fn keep(&mut self, m: Move) {
+        self.chosen = Some(m);
+    }
+
+    fn seen(&self) -> usize {
+        self.seen
+    }
 }
 
-impl MoveSink for MoveSampler<'_> {
+/// Keeps the move at one rank of the order in which a generator pushes its moves, without
+/// listing the others (a rejection sampler's draw turned into a move); none when fewer come in.
+pub struct MoveAt {
+    /// How many moves are still to pass before the one to keep.
+    rank: usize,
+    seen: usize,
+    chosen: Option<Move>,
+}
+
+impl MoveAt {
+    pub fn new(rank: usize) -> MoveAt {
+        MoveAt { rank, seen: 0, chosen: None }
+    }
+
+    /// The move at the rank, `None` when fewer moves came in.
+    pub fn chosen(&self) -> Option<Move> {
+        self.chosen
+    }
+}
+
+impl KeepOne for MoveAt {
+    #[inline]
+    fn offer(&mut self, k: usize) -> Option<usize> {
+        self.seen += k;
+        if self.chosen.is_some() || self.rank >= k {
+            self.rank = self.rank.wrapping_sub(k);
+            return None;
+        }
+        Some(self.rank)
+    }
+
+    #[inline]
+    fn keep(&mut self, m: Move) {
+        self.chosen = Some(m);
+    }
+
+    fn seen(&self) -> usize {
+        self.seen
+    }
+}
+
+/// A sink that keeps at most one of the moves it is offered, choosing by rank within each set
+/// so that no set is listed: the random sampler and the sink of a given rank.
+trait KeepOne {
+    /// Offers `k` more moves; the rank among them of the one to keep instead, if any.
+    fn offer(&mut self, k: usize) -> Option<usize>;
+    fn keep(&mut self, m: Move);
+    /// How many moves came in.
+    fn seen(&self) -> usize;
+}
+
+impl<T: KeepOne> MoveSink for T {
     #[inline]
     fn push(&mut self, m: Move) {
         if self.offer(1).is_some() {
-            self.chosen = Some(m);
+            self.keep(m);
         }
     }
 
@@ -243,7 +303,7 @@ impl MoveSink for MoveSampler<'_> {
     fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool) {
         if let Some(rank) = self.offer(targets.count() as usize) {
             let to = targets.into_iter().nth(rank).expect("the rank is below the count");
-            self.chosen = Some(Move::Normal { from, to, promote });
+            self.keep(Move::Normal { from, to, promote });
         }
     }
 
@@ -251,7 +311,7 @@ impl MoveSink for MoveSampler<'_> {
     fn push_drops(&mut self, role: Role, targets: CellSet) {
         if let Some(rank) = self.offer(targets.count() as usize) {
             let to = targets.into_iter().nth(rank).expect("the rank is below the count");
-            self.chosen = Some(Move::Drop { role, to });
+            self.keep(Move::Drop { role, to });
         }
     }
 
@@ -262,12 +322,12 @@ impl MoveSink for MoveSampler<'_> {
             let (set, rank, promote) =
                 if rank < plain_count { (plain, rank, false) } else { (promoted, rank - plain_count, true) };
             let to = set.into_iter().nth(rank).expect("the rank is below the count");
-            self.chosen = Some(Move::Normal { from, to, promote });
+            self.keep(Move::Normal { from, to, promote });
         }
     }
 
     fn count(&self) -> usize {
-        self.seen
+        self.seen()
     }
 }
 

@@ -9,6 +9,7 @@ mod movegen;
 mod play;
 mod position;
 mod rules;
+mod sample;
 mod tables;
 mod text;
 

@@ -6,19 +6,18 @@
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{Move, MoveCount, MoveList, MoveSampler, MoveSink};
+use crate::mv::{Move, MoveCount, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
-use crate::splitmix::SplitMix;
 
 /// What the two-player generator knows about the mover's king before generating.
-struct KingSafety {
-    checkers: CellSet,
+pub(super) struct KingSafety {
+    pub(super) checkers: CellSet,
     /// Where a non-king move or a drop must end: anywhere when not in check; on the checking
     /// piece or between it and the king under one check; nowhere under two.
     evasion: CellSet,
-    pinned: CellSet,
+    pub(super) pinned: CellSet,
 }
 
 impl HexShogiPosition {
@@ -43,18 +42,10 @@ impl HexShogiPosition {
         count.0
     }
 
-    /// One of the actions `legal_moves` would list, chosen uniformly at random without listing
-    /// them; `None` once the game is over.
-    pub fn random_legal_move(&self, rng: &mut SplitMix) -> Option<Move> {
-        let mut sampler = MoveSampler::new(rng);
-        self.generate::<false>(&mut sampler);
-        sampler.chosen()
-    }
-
     /// Pushes every legal action of the player to move into `out`, or with `CAPTURES` only
     /// those that take a piece; none once the game is over. The choice is a constant so that
     /// the full generator, perft's, tests nothing for it.
-    fn generate<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
+    pub(super) fn generate<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
@@ -204,18 +195,14 @@ impl HexShogiPosition {
     /// §2.4 allows: optional promotion on a move from or into the zone, compulsory where the
     /// unpromoted piece could never move again.
     #[inline]
-    fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut impl MoveSink) {
-        // A piece that cannot promote has an empty zone and no dead cells: it gets only its
-        // plain moves, without a branch of its own.
-        let zone = self.tables.promotion_zone_of[code];
-        let promotable = if zone.contains(from) { targets } else { targets & zone };
-        // Every dead cell lies inside the zone, so the forced promotion is always offered.
-        out.push_targets(from, promotable, true);
-        out.push_targets(from, targets - self.tables.dead_cells_of[code], false);
+    pub(super) fn push_board_moves(&self, from: Cell, code: usize, targets: CellSet, out: &mut impl MoveSink) {
+        let (promoted, plain) = self.tables.promotion_split(code, from, targets);
+        out.push_targets(from, promoted, true);
+        out.push_targets(from, plain, false);
     }
 
     /// Pushes the drops of `mover` onto the cells of `empty` the drop rules allow (§2.5, §2.7).
-    fn push_drops(&self, mover: Player, empty: CellSet, out: &mut impl MoveSink) {
+    pub(super) fn push_drops(&self, mover: Player, empty: CellSet, out: &mut impl MoveSink) {
         let hand = &self.store.hand(mover);
         if hand.is_empty() {
             return;
@@ -260,7 +247,7 @@ impl HexShogiPosition {
     /// Checkers and pins. Knights and pieces one step away check by themselves; along each
     /// ray that holds an enemy ranging piece, the first piece met checks if it is one ranging
     /// back, and a piece of the mover's is pinned if the next piece met is.
-    fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
+    pub(super) fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
         let tables = self.tables;
         let grid = tables.grid;
         let enemy = self.opponent(mover);

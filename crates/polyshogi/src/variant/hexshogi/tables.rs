@@ -167,6 +167,9 @@ pub struct HexShogiTables {
     /// for one that never does (promoted, king or gold).
     pub promotion_zone_of: [CellSet; CODES],
     pub dead_cells_of: [CellSet; CODES],
+    /// The most moves a piece of each cell code has from each cell (those it has on an empty
+    /// board, promotions counted): the envelope of the random-move sampler.
+    pub move_bounds: Vec<[u8; 128]>,
     pub start: Vec<(Cell, Piece)>,
     /// One army of the start array, counted by role.
     pub army: [u8; 8],
@@ -249,6 +252,15 @@ impl HexShogiTables {
             }
         }
 
+        let mut move_bounds = vec![[0u8; 128]; CODES];
+        for code in 1..CODES {
+            for from in grid.cells() {
+                let reach = grid.piece_reach(from, step_targets[code][from.usize()], range_hours[code], CellSet::EMPTY);
+                let (promoted, plain) = promotion_split(promotion_zone_of[code], dead_cells_of[code], from, reach);
+                move_bounds[code][from.usize()] = (promoted.count() + plain.count()) as u8;
+            }
+        }
+
         let cell = |name: &str| HexNaming::HexShogi91.parse(grid, name).expect("start cells are on the board");
         let start: Vec<(Cell, Piece)> = match variant {
             HexVariant::HexShogi91 => HEXSHOGI91_START
@@ -287,9 +299,17 @@ impl HexShogiTables {
             dead_cells,
             promotion_zone_of,
             dead_cells_of,
+            move_bounds,
             start,
             army,
         }
+    }
+
+    /// The moves of a piece of cell code `code` on `from` to `targets`: the targets it may
+    /// reach promoted, and those it may reach unpromoted (§2.4).
+    #[inline]
+    pub fn promotion_split(&self, code: usize, from: Cell, targets: CellSet) -> (CellSet, CellSet) {
+        promotion_split(self.promotion_zone_of[code], self.dead_cells_of[code], from, targets)
     }
 
     /// Whether the piece on `from`, moving to `to`, may (or must) promote: `(plain, promoted)`
@@ -305,6 +325,15 @@ impl HexShogiTables {
         let must = self.dead_cells[piece.player][piece.role.index()].contains(to);
         (!must, may)
     }
+}
+
+/// `HexShogiTables::promotion_split` from the piece's zone and dead cells: a piece that cannot
+/// promote has an empty zone and no dead cells, and gets only its plain moves without a branch
+/// of its own. Every dead cell lies inside the zone, so the forced promotion is always offered.
+#[inline]
+fn promotion_split(zone: CellSet, dead: CellSet, from: Cell, targets: CellSet) -> (CellSet, CellSet) {
+    let promoted = if zone.contains(from) { targets } else { targets & zone };
+    (promoted, targets - dead)
 }
 
 #[cfg(test)]
