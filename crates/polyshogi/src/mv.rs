@@ -264,11 +264,14 @@ impl KeepOne for MoveAt {
     #[inline]
     fn offer(&mut self, k: usize) -> Option<usize> {
         self.seen += k;
-        if self.chosen.is_some() || self.rank >= k {
-            self.rank = self.rank.wrapping_sub(k);
+        if self.chosen.is_some() {
             return None;
         }
-        Some(self.rank)
+        if self.rank < k {
+            return Some(self.rank);
+        }
+        self.rank -= k;
+        None
     }
 
     #[inline]
