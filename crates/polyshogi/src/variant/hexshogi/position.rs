@@ -140,6 +140,10 @@ pub struct HexShogiPosition {
     /// Pieces that range along some ray (rook, bishop, lance and the promoted rook and
     /// bishop): only they attack from afar, pin or check along a line.
     pub(super) rangers: CellSet,
+    /// Per player and per quarter of the cell indexes (32 each), the sum of `move_bounds` over
+    /// the player's pieces there, kings included: the random-move sampler's slots, kept up to
+    /// date by every move so that a draw need not add them up.
+    pub(super) move_bound_sums: ByPlayer<[u16; 4]>,
     pub(super) to_move: Player,
     pub(super) plies: u32,
     pub(super) plies_without_capture: u32,
@@ -179,6 +183,7 @@ impl HexShogiPosition {
             knights: CellSet::EMPTY,
             pawns: CellSet::EMPTY,
             rangers: CellSet::EMPTY,
+            move_bound_sums: ByPlayer::default(),
             to_move: setup.to_move,
             plies: setup.plies,
             plies_without_capture: setup.plies_without_capture,
@@ -457,12 +462,15 @@ impl HexShogiPosition {
         if !self.tables.range_hours[code as usize].is_empty() {
             self.rangers.insert(cell);
         }
+        self.move_bound_sums[piece.player][cell.usize() / 32] += u16::from(self.tables.move_bounds[code as usize][cell.usize()]);
     }
 
     /// Empties `cell`, returning what stood there.
     #[inline]
     fn clear(&mut self, cell: Cell) -> Option<Piece> {
+        let bound = self.tables.move_bounds[self.store.code(cell) as usize][cell.usize()];
         let piece = self.store.clear(cell)?;
+        self.move_bound_sums[piece.player][cell.usize() / 32] -= u16::from(bound);
         self.kings.remove(cell);
         self.knights.remove(cell);
         self.pawns.remove(cell);

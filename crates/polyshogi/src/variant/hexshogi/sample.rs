@@ -1,12 +1,11 @@
 //! Random legal actions for playouts, drawn by rejection instead of generating every action.
 //! The actions of the player to move are laid out in slots: the drops (counted exactly), the
 //! king's steps (two players), and for every other piece as many slots as it has moves from its
-//! cell on an empty board. A draw picks a slot and keeps it when it holds a legal action, which
-//! costs one piece's moves instead of all of them. Every legal action owns exactly one slot, so
+//! cell on an empty board; the position keeps those counts summed by quarter of the board, so
+//! laying the slots out costs nothing per piece. A draw picks a slot and keeps it when it holds
+//! a legal action, which costs one piece's moves instead of all of them. Every legal action owns exactly one slot, so
 //! each is equally likely; in check, and after too many empty slots, the exact sampler of
 //! `movegen` chooses instead, also uniformly.
-
-use arrayvec::ArrayVec;
 
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
@@ -17,15 +16,6 @@ use crate::splitmix::SplitMix;
 /// Draws before the exact sampler takes over. Most positions of a random game keep a draw in
 /// one to four; the cap bounds a position whose pieces are hemmed in.
 const MAX_DRAWS: usize = 32;
-
-/// A piece of the player to move, with the end of its slots (those of the drops, the king's
-/// steps and every piece before it included).
-#[derive(Clone, Copy)]
-struct PieceSlots {
-    from: Cell,
-    code: u8,
-    end: u32,
-}
 
 impl HexShogiPosition {
     /// One of the actions `legal_moves` would list, chosen uniformly at random without listing
@@ -65,13 +55,14 @@ impl HexShogiPosition {
         self.push_drops(mover, empty, &mut drops);
         let king_steps = king.map_or(CellSet::EMPTY, |k| self.tables.step_targets[self.store.code(k) as usize][k.usize()] - own);
         let pieces_start = (drops.0 + king_steps.count() as usize) as u32;
-        let mut pieces = ArrayVec::<PieceSlots, 128>::new();
-        let mut end = pieces_start;
-        for from in own - king.map_or(CellSet::EMPTY, CellSet::from_cell) {
-            let code = self.store.code(from);
-            end += u32::from(self.tables.move_bounds[code as usize][from.usize()]);
-            pieces.push(PieceSlots { from, code, end });
+        // The slots of the pieces, quarter by quarter of the cell indexes; a two-player king's
+        // moves are its steps above, so its own slots come off.
+        let mut quarters = self.move_bound_sums[mover].map(u32::from);
+        if let Some(king) = king {
+            quarters[king.usize() / 32] -= u32::from(self.tables.move_bounds[self.store.code(king) as usize][king.usize()]);
         }
+        let pieces = own - king.map_or(CellSet::EMPTY, CellSet::from_cell);
+        let end = pieces_start + quarters.iter().sum::<u32>();
         if end == 0 {
             return None;
         }
@@ -92,21 +83,38 @@ impl HexShogiPosition {
                 }
                 continue;
             }
-            let index = pieces.partition_point(|p| p.end as usize <= slot);
-            let piece = pieces[index];
-            let start = if index == 0 { pieces_start } else { pieces[index - 1].end };
-            let code = piece.code as usize;
-            let mut targets = self.reach(code, piece.from) - own;
-            if let Some(king) = king.filter(|_| pinned.contains(piece.from)) {
-                targets &= self.tables.grid.pin_line(king, piece.from, self.store.occupied());
+            let (from, rank) = self.piece_slot(pieces, quarters, slot - pieces_start as usize);
+            let code = self.store.code(from) as usize;
+            let mut targets = self.reach(code, from) - own;
+            if let Some(king) = king.filter(|_| pinned.contains(from)) {
+                targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
             }
-            let mut at = MoveAt::new(slot - start as usize);
-            self.push_board_moves(piece.from, code, targets, &mut at);
+            let mut at = MoveAt::new(rank);
+            self.push_board_moves(from, code, targets, &mut at);
             if let Some(m) = at.chosen() {
                 return Some(m);
             }
         }
         None
+    }
+
+    /// The piece of `pieces` that owns slot `slot` of theirs, and the slot's rank among the
+    /// piece's own: the quarter first, from its sum, then the pieces in it in cell order.
+    fn piece_slot(&self, pieces: CellSet, quarters: [u32; 4], mut slot: usize) -> (Cell, usize) {
+        let mut quarter = 0;
+        while slot >= quarters[quarter] as usize {
+            slot -= quarters[quarter] as usize;
+            quarter += 1;
+        }
+        let in_quarter = CellSet(pieces.0 & (u128::from(u32::MAX) << (32 * quarter)));
+        for from in in_quarter {
+            let bound = usize::from(self.tables.move_bounds[self.store.code(from) as usize][from.usize()]);
+            if slot < bound {
+                return (from, slot);
+            }
+            slot -= bound;
+        }
+        unreachable!("a quarter's sum counts the slots of its pieces")
     }
 }
 
@@ -114,8 +122,32 @@ impl HexShogiPosition {
 mod tests {
     use super::*;
     use crate::mv::MoveList;
+    use crate::player::Player;
     use crate::variant::hexshogi::HexShogiRules;
     use crate::Rules;
+
+    /// The sums of the pieces' slots, kept up to date by the moves, equal those added up afresh
+    /// in every position of random games of both hex games.
+    #[test]
+    fn kept_slot_sums_match_the_pieces() {
+        let mut rng = SplitMix::new(5);
+        for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
+            for _ in 0..20 {
+                let mut pos = HexShogiPosition::start(rules);
+                loop {
+                    for player in Player::ALL {
+                        let mut sums = [0u16; 4];
+                        for cell in pos.store.pieces_of(player) {
+                            sums[cell.usize() / 32] += u16::from(pos.tables.move_bounds[pos.store.code(cell) as usize][cell.usize()]);
+                        }
+                        assert_eq!(pos.move_bound_sums[player], sums, "{player:?} after {} plies", pos.plies);
+                    }
+                    let Some(m) = pos.random_legal_move(&mut rng) else { break };
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+    }
 
     /// Draws per legal move in a frequency test.
     const DRAWS_PER_MOVE: usize = 40;
