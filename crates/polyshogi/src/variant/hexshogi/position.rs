@@ -462,15 +462,21 @@ impl HexShogiPosition {
         if !self.tables.range_hours[code as usize].is_empty() {
             self.rangers.insert(cell);
         }
-        self.move_bound_sums[piece.player][cell.usize() / 32] += u16::from(self.tables.move_bounds[code as usize][cell.usize()]);
+        self.move_bound_sums[piece.player][cell.usize() / 32] += self.move_bound_at(cell);
+    }
+
+    /// The random-move sampler's slots for the piece on `cell` (`move_bounds`; 0 if empty).
+    #[inline]
+    pub(super) fn move_bound_at(&self, cell: Cell) -> u16 {
+        u16::from(self.tables.move_bounds[self.store.code(cell) as usize][cell.usize()])
     }
 
     /// Empties `cell`, returning what stood there.
     #[inline]
     fn clear(&mut self, cell: Cell) -> Option<Piece> {
-        let bound = self.tables.move_bounds[self.store.code(cell) as usize][cell.usize()];
+        let bound = self.move_bound_at(cell);
         let piece = self.store.clear(cell)?;
-        self.move_bound_sums[piece.player][cell.usize() / 32] -= u16::from(bound);
+        self.move_bound_sums[piece.player][cell.usize() / 32] -= bound;
         self.kings.remove(cell);
         self.knights.remove(cell);
         self.pawns.remove(cell);

@@ -3,9 +3,9 @@
 //! king's steps (two players), and for every other piece as many slots as it has moves from its
 //! cell on an empty board; the position keeps those counts summed by quarter of the board, so
 //! laying the slots out costs nothing per piece. A draw picks a slot and keeps it when it holds
-//! a legal action, which costs one piece's moves instead of all of them. Every legal action owns exactly one slot, so
-//! each is equally likely; in check, and after too many empty slots, the exact sampler of
-//! `movegen` chooses instead, also uniformly.
+//! a legal action, which costs one piece's moves instead of all of them. Every legal action
+//! owns exactly one slot, so each is equally likely; in check, and after too many empty slots,
+//! the exact sampler of `movegen` chooses instead, also uniformly.
 
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
@@ -59,7 +59,7 @@ impl HexShogiPosition {
         // moves are its steps above, so its own slots come off.
         let mut quarters = self.move_bound_sums[mover].map(u32::from);
         if let Some(king) = king {
-            quarters[king.usize() / 32] -= u32::from(self.tables.move_bounds[self.store.code(king) as usize][king.usize()]);
+            quarters[king.usize() / 32] -= u32::from(self.move_bound_at(king));
         }
         let pieces = own - king.map_or(CellSet::EMPTY, CellSet::from_cell);
         let end = pieces_start + quarters.iter().sum::<u32>();
@@ -108,7 +108,7 @@ impl HexShogiPosition {
         }
         let in_quarter = CellSet(pieces.0 & (u128::from(u32::MAX) << (32 * quarter)));
         for from in in_quarter {
-            let bound = usize::from(self.tables.move_bounds[self.store.code(from) as usize][from.usize()]);
+            let bound = usize::from(self.move_bound_at(from));
             if slot < bound {
                 return (from, slot);
             }
@@ -138,7 +138,7 @@ mod tests {
                     for player in Player::ALL {
                         let mut sums = [0u16; 4];
                         for cell in pos.store.pieces_of(player) {
-                            sums[cell.usize() / 32] += u16::from(pos.tables.move_bounds[pos.store.code(cell) as usize][cell.usize()]);
+                            sums[cell.usize() / 32] += pos.move_bound_at(cell);
                         }
                         assert_eq!(pos.move_bound_sums[player], sums, "{player:?} after {} plies", pos.plies);
                     }
