@@ -8,6 +8,7 @@ mod match_cmd;
 mod records;
 mod tune;
 mod tune_match;
+mod tune_spsa;
 
 use std::path::PathBuf;
 
@@ -82,6 +83,10 @@ enum Command {
     /// Set one evaluation weight by playing matches: each value against the weights as they are,
     /// the best that beats them with its 95 % interval kept (and written into the weights file).
     TuneMatch(tune_match::TuneMatchArgs),
+    /// Set several evaluation weights at once by playing games (SPSA): each step plays the
+    /// weights moved up against them moved down and moves them towards the winner; a check
+    /// match against the start decides whether the weights file is written.
+    TuneSpsa(tune_spsa::TuneSpsaArgs),
     /// Play a game in the terminal against bots: type moves (Tab completes them) or pick them
     /// with the cursor; the record is saved at the end.
     Play(polyshogi_cli::play::PlayArgs),
@@ -244,6 +249,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Tune(args) => tune::run(args)?,
         Command::TuneMatch(args) => tune_match::run(args)?,
+        Command::TuneSpsa(args) => tune_spsa::run(args)?,
         Command::Play(args) => polyshogi_cli::play::command(&args)?,
         Command::Load(args) => polyshogi_cli::load::command(&args)?,
         Command::Engine => polyshogi_engine::protocol::run(std::io::stdin().lock(), &mut std::io::stdout())?,

@@ -317,6 +317,40 @@ pub fn run(args: MatchArgs) -> Result<()> {
 /// the points the first scored in each game: in a three-player game the first plays alone
 /// against two copies of the second, in each seat.
 pub(crate) fn weights_match(args: &MatchArgs, first: (Weights, &str), second: (Weights, &str)) -> Result<Vec<f64>> {
+    let (start, contestants) = weights_contestants(args, first, second)?;
+    let lineups = lineups(2, start.position().seats().len());
+    let games = args.games.div_ceil(lineups.len()) * lineups.len();
+    let results = play_games(&start, &contestants, &lineups, weights_budget(args), games, args)?;
+    Ok(results.iter().flat_map(|r| r.lineup.iter().zip(&r.points).filter(|(&e, _)| e == 0).map(|(_, &p)| p)).collect())
+}
+
+/// One opening (from `args.seed`) played by two sets of weights for the variant's best engine
+/// in every seat order: two players, each in both seats; three, each alone against two copies
+/// of the other, in every seat. Returns the first's points less the second's, counting in a
+/// three-player game only the games a side plays alone (as `weights_match` does): between
+/// -2 and 2 for two players, -3 and 3 for three.
+pub(crate) fn weights_duel(args: &MatchArgs, first: (Weights, &str), second: (Weights, &str)) -> Result<f64> {
+    let (start, contestants) = weights_contestants(args, first, second)?;
+    let seats = start.position().seats().len();
+    let first_alone = lineups(2, seats);
+    let second_alone = first_alone.iter().map(|lineup| lineup.iter().map(|&e| 1 - e).collect());
+    let lineups: Vec<Vec<usize>> =
+        if seats == 2 { first_alone } else { first_alone.iter().cloned().chain(second_alone).collect() };
+    let results = play_games(&start, &contestants, &lineups, weights_budget(args), lineups.len(), args)?;
+    let mut lead = 0.0;
+    for result in &results {
+        for (&engine, &points) in result.lineup.iter().zip(&result.points) {
+            let alone = result.lineup.iter().filter(|&&e| e == engine).count() == 1;
+            if alone {
+                lead += if engine == 0 { points } else { -points };
+            }
+        }
+    }
+    Ok(lead)
+}
+
+/// The game's start and the two contestants of a match between weights.
+fn weights_contestants(args: &MatchArgs, first: (Weights, &str), second: (Weights, &str)) -> Result<(AnyGame, [Contestant; 2])> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = AnyGame::new(variant, &args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let kind = EngineKind::best_for(variant);
@@ -326,12 +360,11 @@ pub(crate) fn weights_match(args: &MatchArgs, first: (Weights, &str), second: (W
         threads: 1,
         weights: MatchWeights { weights, label: Some(label.to_string()) },
     };
-    let contestants = [contestant(first), contestant(second)];
-    let budget = Budget { movetime: args.movetime, nodes: args.nodes, depth: args.depth, clock: None };
-    let lineups = lineups(2, start.position().seats().len());
-    let games = args.games.div_ceil(lineups.len()) * lineups.len();
-    let results = play_games(&start, &contestants, &lineups, budget, games, args)?;
-    Ok(results.iter().flat_map(|r| r.lineup.iter().zip(&r.points).filter(|(&e, _)| e == 0).map(|(_, &p)| p)).collect())
+    Ok((start, [contestant(first), contestant(second)]))
+}
+
+fn weights_budget(args: &MatchArgs) -> Budget {
+    Budget { movetime: args.movetime, nodes: args.nodes, depth: args.depth, clock: None }
 }
 
 /// Plays `games` games, the seat orders in turn, `args.jobs` at a time, with a progress bar

@@ -39,6 +39,14 @@ pub struct TuneMatchArgs {
     /// seat orders.
     #[arg(long, default_value_t = 400)]
     pub games: usize,
+    #[command(flatten)]
+    pub play: TuningPlay,
+}
+
+/// How the games of a tuner by matches are played: node budgets, so that the same command
+/// gives the same games whatever the machine's load.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuningPlay {
     /// Nodes per move.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
@@ -59,9 +67,45 @@ pub struct TuneMatchArgs {
     pub quiet: bool,
 }
 
+impl TuningPlay {
+    /// The `match` settings: this budget, the default rules and table size.
+    pub(crate) fn match_args(&self, variant: Variant, games: usize) -> MatchArgs {
+        MatchArgs {
+            variant: variant.name().to_string(),
+            engines: Vec::new(),
+            externals: Vec::new(),
+            external_options: Vec::new(),
+            timemargin: 0,
+            games,
+            movetime: None,
+            nodes: Some(self.nodes),
+            depth: None,
+            clock: None,
+            opening_plies: self.opening_plies,
+            max_plies: self.max_plies,
+            out: None,
+            rules: Vec::new(),
+            seed: self.seed,
+            jobs: self.jobs,
+            hash: 16,
+            threads: vec![1],
+            weights: Vec::new(),
+            quiet: self.quiet,
+        }
+    }
+
+    /// The flags as given to the command, for the report.
+    pub(crate) fn flags(&self) -> String {
+        format!(
+            "--nodes {} --opening-plies {} --max-plies {} --seed {}",
+            self.nodes, self.opening_plies, self.max_plies, self.seed
+        )
+    }
+}
+
 /// How one value fared against the base.
 #[derive(Clone, Debug, PartialEq)]
-struct Trial {
+pub(crate) struct Trial {
     value: i32,
     /// The candidate's score; in a three-player game, alone against two of the base.
     score: f64,
@@ -73,29 +117,22 @@ struct Trial {
     error: f64,
     /// The 95 % interval of the score (two players) or of the lead (three) lies above the
     /// base's. Judged on the score rather than the Elo, whose interval is lopsided near the ends.
-    beats_the_base: bool,
+    pub(crate) beats_the_base: bool,
 }
 
 pub fn run(args: TuneMatchArgs) -> Result<()> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow!("{e}"))?;
     let group = Weights::group_of(variant);
-    let key = match args.weight.split_once('.') {
-        Some((g, key)) if g == group => key,
-        Some(_) => bail!("`{}` is not a weight of {}: its weights are {group}.*", args.weight, variant.title()),
-        None => args.weight.as_str(),
-    };
-    if !Weights::keys(group).contains(&key) {
-        bail!("{} has no weight `{key}` (its weights: {})", variant.title(), Weights::keys(group).join(", "));
-    }
+    let key = weight_key(variant, &args.weight)?;
     if args.out.is_some() && args.from.is_none() {
         bail!("--out writes the --from file back with the new value: give --from");
     }
-    if args.games < 2 || args.nodes == 0 {
+    if args.games < 2 || args.play.nodes == 0 {
         bail!("--games must be at least 2 and --nodes at least 1");
     }
     let (from_text, base) = read_base(args.from.as_deref())?;
     let base_value = base.get(group, key).expect("a key of the group");
-    let match_args = match_args(&args, variant);
+    let match_args = args.play.match_args(variant, args.games);
     let three_players = variant.seats().len() == 3;
     let mut trials = Vec::new();
     for &value in args.values.iter().filter(|&&v| v != base_value) {
@@ -121,9 +158,24 @@ pub fn run(args: TuneMatchArgs) -> Result<()> {
     Ok(())
 }
 
+/// A weight of the variant's group, by its name in the group (`threat_pct`) or in full
+/// (`hex.threat_pct`).
+pub(crate) fn weight_key(variant: Variant, name: &str) -> Result<&str> {
+    let group = Weights::group_of(variant);
+    let key = match name.split_once('.') {
+        Some((g, key)) if g == group => key,
+        Some(_) => bail!("`{name}` is not a weight of {}: its weights are {group}.*", variant.title()),
+        None => name,
+    };
+    if !Weights::keys(group).contains(&key) {
+        bail!("{} has no weight `{key}` (its weights: {})", variant.title(), Weights::keys(group).join(", "));
+    }
+    Ok(key)
+}
+
 /// The base weights: the `--from` file (returned too, to be written back) laid over the
 /// hand-set weights, or without one the weights the engines play with.
-fn read_base(from: Option<&std::path::Path>) -> Result<(Option<String>, Weights)> {
+pub(crate) fn read_base(from: Option<&std::path::Path>) -> Result<(Option<String>, Weights)> {
     let Some(path) = from else { return Ok((None, Weights::default())) };
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the weights file {}", path.display()))?;
     let mut weights = Weights::hand_set();
@@ -131,35 +183,9 @@ fn read_base(from: Option<&std::path::Path>) -> Result<(Option<String>, Weights)
     Ok((Some(text), weights))
 }
 
-/// The `match` settings of each trial: a node budget, the default rules and table size.
-fn match_args(args: &TuneMatchArgs, variant: Variant) -> MatchArgs {
-    MatchArgs {
-        variant: variant.name().to_string(),
-        engines: Vec::new(),
-        externals: Vec::new(),
-        external_options: Vec::new(),
-        timemargin: 0,
-        games: args.games,
-        movetime: None,
-        nodes: Some(args.nodes),
-        depth: None,
-        clock: None,
-        opening_plies: args.opening_plies,
-        max_plies: args.max_plies,
-        out: None,
-        rules: Vec::new(),
-        seed: args.seed,
-        jobs: args.jobs,
-        hash: 16,
-        threads: vec![1],
-        weights: Vec::new(),
-        quiet: args.quiet,
-    }
-}
-
 /// A trial from the candidate's per-game points (and, in a three-player game, the base's when
 /// alone against two of the candidate).
-fn judge(value: i32, scores: &[f64], base_scores: Option<&[f64]>) -> Result<Trial> {
+pub(crate) fn judge(value: i32, scores: &[f64], base_scores: Option<&[f64]>) -> Result<Trial> {
     let too_few = || anyhow!("too few games to judge: give --games 2 or more per seat order");
     let (score, score_error) = mean_and_error_of_games(scores).ok_or_else(too_few)?;
     match base_scores {
@@ -190,7 +216,7 @@ fn choose(trials: &[Trial]) -> Option<&Trial> {
     trials.iter().filter(|t| t.beats_the_base).max_by(|a, b| a.gain.total_cmp(&b.gain))
 }
 
-fn trial_text(trial: &Trial) -> String {
+pub(crate) fn trial_text(trial: &Trial) -> String {
     match trial.base_alone {
         None => format!("scored {:.1} %, {:+.0} ± {:.0} Elo", 100.0 * trial.score, trial.gain, trial.error),
         Some(base_alone) => format!(
@@ -217,14 +243,11 @@ fn report(
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "Set by matches: polyshogi tune-match {} {key} --values {} --games {} --nodes {} --opening-plies {} --max-plies {} --seed {}",
+        "Set by matches: polyshogi tune-match {} {key} --values {} --games {} {}",
         variant.name(),
         values.join(","),
         args.games,
-        args.nodes,
-        args.opening_plies,
-        args.max_plies,
-        args.seed
+        args.play.flags()
     );
     let how = if variant.seats().len() == 3 {
         "each value alone against two of the base and the base alone against two of it, in every seat; \
@@ -250,7 +273,13 @@ fn report(
 /// The weights file with the `name=` line, and the comment block above it that begins with
 /// "# Set by matches" (an earlier run's), replaced by `block` at the end of the file.
 fn with_weight_line(text: &str, name: &str, block: &str) -> String {
-    let is_line = |line: &str| line.split_once('=').is_some_and(|(k, _)| k.trim() == name);
+    with_weight_lines(text, &[name], block)
+}
+
+/// The weights file with each of the `names=` lines, and the comment block above each that
+/// begins with "# Set by matches" (an earlier run's), replaced by `block` at the end of the file.
+pub(crate) fn with_weight_lines(text: &str, names: &[&str], block: &str) -> String {
+    let is_line = |line: &str| line.split_once('=').is_some_and(|(k, _)| names.contains(&k.trim()));
     let lines: Vec<&str> = text.lines().collect();
     let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
     for line in lines {

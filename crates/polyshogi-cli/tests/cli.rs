@@ -594,6 +594,103 @@ fn tune_match_writes_the_chosen_value_under_its_results_and_replaces_them_when_r
 }
 
 #[test]
+fn tune_spsa_writes_the_same_weights_for_the_same_command_and_replaces_its_block_when_run_again() {
+    let dir = TempDir::new("tune-spsa");
+    let from = dir.write("from.txt", "# Sankaku: set by hand\nsankaku.general=600\nsankaku.control=3\n");
+    let (first, second) = (dir.0.join("first.txt"), dir.0.join("second.txt"));
+    let args = [
+        "tune-spsa",
+        "sankaku",
+        "--weights",
+        "undefended_pct:4,control:2",
+        "--iterations",
+        "3",
+        "--check-games",
+        "0",
+        "--nodes",
+        "200",
+    ];
+    // However many games run at once, each game is played the same.
+    for (out, jobs) in [(&first, "2"), (&second, "1")] {
+        let output =
+            polyshogi(&[&args[..], &["--from", &from, "--out", out.to_str().unwrap(), "--jobs", jobs, "--quiet"]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report = stdout(&output);
+        assert!(report.contains("alphabeta by SPSA, from sankaku.undefended_pct=12 sankaku.control=3 to "), "{report}");
+        assert!(report.contains("No check match."), "{report}");
+        // The run reports its weights as it goes.
+        assert!(stderr(&output).contains("step 3/3: sankaku.undefended_pct="), "{}", stderr(&output));
+    }
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&second).unwrap(), "the same command must write the same file");
+    assert!(
+        text.starts_with("# Sankaku: set by hand\nsankaku.general=600\n# Set by matches: polyshogi tune-spsa sankaku"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with("sankaku.undefended_pct=") && lines[2].starts_with("sankaku.control="), "{text}");
+    // The lines hold the values the report ends with.
+    let reported = text.lines().find(|l| l.contains("by SPSA, from")).unwrap();
+    assert!(reported.ends_with(&format!("to {} {}.", lines[1], lines[2])), "{text}");
+    // Run again on its own output: the earlier block and lines give way to the new ones.
+    let again = first.to_str().unwrap();
+    let output = polyshogi(&[&args[..], &["--seed", "2", "--from", again, "--out", again, "--quiet"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(text.matches("# Set by matches").count(), 1, "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0] == "sankaku.general=600" && lines[2].starts_with("sankaku.control="), "{text}");
+    assert!(text.contains("--seed 2"), "{text}");
+}
+
+#[test]
+fn tune_spsa_writes_the_file_only_when_the_check_match_keeps_the_result() {
+    let dir = TempDir::new("tune-spsa-check");
+    let from_text = "hex3.king_held=2400\n";
+    let from = dir.write("from.txt", from_text);
+    let out = dir.write("out.txt", from_text);
+    let args = [
+        "tune-spsa",
+        "tphs91",
+        "--weights",
+        "king_held:300",
+        "--iterations",
+        "2",
+        "--check-games",
+        "3",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "30",
+        "--quiet",
+        "--from",
+        &from,
+        "--out",
+        &out,
+    ];
+    let output = polyshogi(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(report.contains("Check, alone against two of the start, and the start alone against two of it"), "{report}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    // Three games each way cannot give an interval above the start: the file stays as it was.
+    assert!(report.contains("(not kept: the interval reaches the start)"), "{report}");
+    assert_eq!(text, from_text);
+}
+
+#[test]
+fn tune_spsa_refuses_a_weight_without_its_step_and_out_without_from() {
+    let line = clean_error(&["tune-spsa", "sankaku", "--weights", "control"]);
+    assert!(line.contains("`control`: give each weight with its step, as name:step"), "{line}");
+    let line = clean_error(&["tune-spsa", "sankaku", "--weights", "control:2", "--out", "x.txt"]);
+    assert!(line.contains("give --from"), "{line}");
+    let line = clean_error(&["tune-spsa", "sankaku", "--weights", "control:2", "--rate", "0"]);
+    assert!(line.contains("--rate must be a positive number"), "{line}");
+}
+
+#[test]
 fn tune_match_plays_each_side_alone_in_a_three_player_game() {
     let args = [
         "tune-match",
