@@ -187,11 +187,12 @@ fn values_text(group: &str, tuned: &[Tuned], values: &[f64]) -> String {
 /// The result against the weights the run started from, as `tune-match` judges a value.
 fn check_match(args: &TuneSpsaArgs, variant: Variant, result: Weights, base: Weights) -> Result<Trial> {
     let mut check_args = args.play.match_args(variant, args.check_games);
-    // Openings the run did not play.
+    // Another seed than any step's (seed × 1,000,003 + k), for other openings than the run's.
     check_args.seed = args.play.seed.wrapping_add(0x00c4_ec4e);
     let scores = weights_match(&check_args, (result, "spsa"), (base, "base"))?;
     let three_players = variant.seats().len() == 3;
     let base_scores = if three_players { Some(weights_match(&check_args, (base, "base"), (result, "spsa"))?) } else { None };
+    // The whole set is judged, not one value: the trial's value is unused.
     judge(0, &scores, base_scores.as_deref())
 }
 
