@@ -151,7 +151,7 @@ pub fn run(args: TuneMatchArgs) -> Result<()> {
     let report = report(&args, variant, group, key, base_value, &trials, chosen);
     print!("{report}");
     if let (Some(out), Some(text)) = (&args.out, &from_text) {
-        let block: String = report.lines().map(|line| format!("# {line}\n")).collect();
+        let block = as_comments(&report);
         let text = with_weight_line(text, &format!("{group}.{key}"), &format!("{block}{group}.{key}={chosen_value}\n"));
         std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
     }
@@ -268,6 +268,11 @@ fn report(
         let _ = writeln!(text, "No value beat the base with its interval above it: {base_value} stays.");
     }
     text
+}
+
+/// A report as the comment block that goes above its lines in a weights file.
+pub(crate) fn as_comments(report: &str) -> String {
+    report.lines().map(|line| format!("# {line}\n")).collect()
 }
 
 /// The weights file with the `name=` line, and the comment block above it that begins with

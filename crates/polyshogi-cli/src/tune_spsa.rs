@@ -25,7 +25,7 @@ use polyshogi::variant::Variant;
 use polyshogi_engine::{EngineKind, Weights};
 
 use crate::match_cmd::{weights_duel, weights_match};
-use crate::tune_match::{judge, read_base, trial_text, weight_key, with_weight_lines, Trial, TuningPlay};
+use crate::tune_match::{as_comments, judge, read_base, trial_text, weight_key, with_weight_lines, Trial, TuningPlay};
 
 /// The exponents of the step schedules (Spall's).
 const MOVE_DECAY: f64 = 0.602;
@@ -86,8 +86,29 @@ pub fn run(args: TuneSpsaArgs) -> Result<()> {
     }
     let (from_text, base) = read_base(args.from.as_deref())?;
     let start: Vec<f64> = tuned.iter().map(|t| f64::from(base.get(group, &t.key).expect("a key of the group"))).collect();
+    let end = descend(&args, variant, base, &tuned, &start)?;
+    let result = with_values(base, group, &tuned, &end)?;
+    let check = if args.check_games == 0 { None } else { Some(check_match(&args, variant, result, base)?) };
+    let report = report(&args, variant, &tuned, &start, &end, check.as_ref());
+    print!("{report}");
+    let keeps = check.as_ref().is_none_or(|c| c.beats_the_base);
+    if let (Some(out), Some(text), true) = (&args.out, &from_text, keeps) {
+        let names: Vec<String> = tuned.iter().map(|t| format!("{group}.{}", t.key)).collect();
+        let lines: String =
+            names.iter().zip(&tuned).map(|(name, t)| format!("{name}={}\n", result.get(group, &t.key).expect("a key"))).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let text = with_weight_lines(text, &names, &format!("{}{lines}", as_comments(&report)));
+        std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// The SPSA steps from `start`: the tuned weights' values at the end, not rounded. Reports
+/// them on standard error every twentieth of the run.
+fn descend(args: &TuneSpsaArgs, variant: Variant, base: Weights, tuned: &[Tuned], start: &[f64]) -> Result<Vec<f64>> {
+    let group = Weights::group_of(variant);
     let schedule = Schedule::new(args.iterations, args.rate);
-    let mut theta = start.clone();
+    let mut theta = start.to_vec();
     let mut rng = SplitMix::new(args.play.seed ^ 0x5b5a_7e11_0000_0000);
     let report_every = (args.iterations / 20).max(1);
     for k in 0..args.iterations {
@@ -95,7 +116,7 @@ pub fn run(args: TuneSpsaArgs) -> Result<()> {
         let perturbation: Vec<f64> = tuned.iter().map(|t| schedule.perturbation(k, t.step)).collect();
         let moved = |direction: f64| {
             let values: Vec<f64> = theta.iter().zip(&signs).zip(&perturbation).map(|((v, s), c)| v + direction * s * c).collect();
-            with_values(base, group, &tuned, &values)
+            with_values(base, group, tuned, &values)
         };
         let mut step_args = args.play.match_args(variant, 1);
         step_args.seed = args.play.seed.wrapping_mul(1_000_003).wrapping_add(k as u64);
@@ -105,24 +126,10 @@ pub fn run(args: TuneSpsaArgs) -> Result<()> {
             theta[i] = (theta[i] + schedule.gain(k, t.step) * lead * signs[i] / perturbation[i]).max(0.0);
         }
         if (k + 1) % report_every == 0 || k + 1 == args.iterations {
-            eprintln!("step {}/{}: {}", k + 1, args.iterations, values_text(group, &tuned, &theta));
+            eprintln!("step {}/{}: {}", k + 1, args.iterations, values_text(group, tuned, &theta));
         }
     }
-    let result = with_values(base, group, &tuned, &theta)?;
-    let check = if args.check_games == 0 { None } else { Some(check_match(&args, variant, result, base)?) };
-    let report = report(&args, variant, &tuned, &start, &theta, check.as_ref());
-    print!("{report}");
-    let keeps = check.as_ref().is_none_or(|c| c.beats_the_base);
-    if let (Some(out), Some(text), true) = (&args.out, &from_text, keeps) {
-        let block: String = report.lines().map(|line| format!("# {line}\n")).collect();
-        let names: Vec<String> = tuned.iter().map(|t| format!("{group}.{}", t.key)).collect();
-        let lines: String =
-            names.iter().zip(&tuned).map(|(name, t)| format!("{name}={}\n", result.get(group, &t.key).expect("a key"))).collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let text = with_weight_lines(text, &names, &format!("{block}{lines}"));
-        std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
-    }
-    Ok(())
+    Ok(theta)
 }
 
 /// The `name:step` list of `--weights`.
