@@ -835,6 +835,15 @@ pub(crate) fn elo_of(mean: f64, error: f64) -> (f64, f64) {
     (to_elo(mean), spread)
 }
 
+/// The least Elo difference consistent, at 95 %, with one side winning all of `games` games:
+/// the winner's expected score `p` at which so clean a sweep has a chance of 2.5 %
+/// (`p^games = 0.025`, the lower end of the two-sided Clopper–Pearson interval). A sweep has no
+/// finite estimate, but it does bound the difference from below.
+fn sweep_elo_bound(games: usize) -> f64 {
+    let p = 0.025f64.powf(1.0 / games.max(1) as f64);
+    400.0 * (p / (1.0 - p)).log10()
+}
+
 fn results_table(
     results: &[GameResult],
     contestants: &[Contestant],
@@ -897,12 +906,14 @@ fn results_table(
     if seats == 2 && contestants.len() == 2 {
         let score = tallies[0].points / tallies[0].games.max(1) as f64;
         if score >= 1.0 - 1e-9 || score <= 1e-9 {
+            let bound = sweep_elo_bound(tallies[0].games);
             let _ = writeln!(
                 text,
-                "Elo {} − {}: {} (one side scored every point; no finite estimate)",
+                "Elo {} − {}: {} (one side scored every point; {} at 95%)",
                 contestants[0].name(),
                 contestants[1].name(),
-                if score > 0.5 { "+inf" } else { "-inf" }
+                if score > 0.5 { "+inf" } else { "-inf" },
+                if score > 0.5 { format!("at least {bound:+.0}") } else { format!("at most {:+.0}", -bound) }
             );
         } else if let Some((diff, error)) = elo(&tallies[0].samples) {
             let _ =
@@ -939,5 +950,18 @@ mod tests {
         assert!(even.0.abs() < 1e-9);
         let better = elo(&[1.0, 1.0, 1.0, 0.0]).unwrap();
         assert!(better.0 > 150.0 && better.1 > 0.0);
+    }
+
+    /// At the bound, a side expected to score `p` sweeps with probability 2.5 %; more games
+    /// swept bound the difference higher.
+    #[test]
+    fn a_sweep_bounds_the_elo_difference_from_below() {
+        for games in [1, 20, 200, 2000] {
+            let bound = sweep_elo_bound(games);
+            let p = 1.0 / (1.0 + 10f64.powf(-bound / 400.0));
+            assert!((p.powi(games as i32) - 0.025).abs() < 1e-9, "{games} games: {bound}");
+        }
+        assert!(sweep_elo_bound(20) < sweep_elo_bound(200));
+        assert!(sweep_elo_bound(1) < 0.0, "one win is no evidence of a stronger side");
     }
 }
