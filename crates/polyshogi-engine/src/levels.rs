@@ -48,7 +48,7 @@ impl Level {
 
     /// The level a lobby offers first: `easy` makes real moves (two plies) yet loses to a
     /// careful newcomer, where `beginner` blunders too often to be a game and `medium` is some
-    /// 360 Elo stronger (docs/STRENGTH.md).
+    /// 400 to 700 Elo stronger in the two-player games (docs/STRENGTH.md).
     pub const DEFAULT: Level = Level::Easy;
 
     /// The level's name for players.
@@ -63,13 +63,16 @@ impl Level {
         }
     }
 
-    /// How strong the level plays, in a line, from the matches of docs/STRENGTH.md.
+    /// How strong the level plays, in a line, from the matches of docs/STRENGTH.md. The steps
+    /// between levels differ so much from game to game (`beginner` to `easy`: about +40 Elo in
+    /// Three Player Hex Shogi 91, +500 in Hex Shogi 91) that one line gives no figure it cannot
+    /// keep in every game.
     pub fn strength(self) -> &'static str {
         match self {
-            Level::Beginner => "Looks one move ahead and blunders often; about 120 Elo below Easy",
-            Level::Easy => "Looks two moves ahead, with some mistakes; Medium beats it 9 games in 10",
-            Level::Medium => "Weighs 30,000 positions a move; about 360 Elo above Easy",
-            Level::Hard => "Thinks up to 1 second a move; about 300 Elo above Medium",
+            Level::Beginner => "Looks one move ahead and blunders often",
+            Level::Easy => "Looks two moves ahead, with some mistakes",
+            Level::Medium => "Weighs 30,000 positions a move; in the two-player games it beats Easy 9 games in 10 or more",
+            Level::Hard => "Thinks up to 1 second a move",
             Level::Expert => "Thinks up to 5 seconds a move (less on a short clock)",
             Level::Max => "Uses all the thinking time it is given",
         }
