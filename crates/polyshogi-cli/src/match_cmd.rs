@@ -840,8 +840,7 @@ pub(crate) fn elo_of(mean: f64, error: f64) -> (f64, f64) {
 /// (`p^games = 0.025`, the lower end of the two-sided Clopper–Pearson interval). A sweep has no
 /// finite estimate, but it does bound the difference from below.
 fn sweep_elo_bound(games: usize) -> f64 {
-    let p = 0.025f64.powf(1.0 / games.max(1) as f64);
-    400.0 * (p / (1.0 - p)).log10()
+    elo_of(0.025f64.powf(1.0 / games.max(1) as f64), 0.0).0
 }
 
 fn results_table(
@@ -907,13 +906,13 @@ fn results_table(
         let score = tallies[0].points / tallies[0].games.max(1) as f64;
         if score >= 1.0 - 1e-9 || score <= 1e-9 {
             let bound = sweep_elo_bound(tallies[0].games);
+            let (estimate, bounded) =
+                if score > 0.5 { ("+inf", format!("at least {bound:+.0}")) } else { ("-inf", format!("at most {:+.0}", -bound)) };
             let _ = writeln!(
                 text,
-                "Elo {} − {}: {} (one side scored every point; {} at 95%)",
+                "Elo {} − {}: {estimate} (one side scored every point; {bounded} at 95%)",
                 contestants[0].name(),
                 contestants[1].name(),
-                if score > 0.5 { "+inf" } else { "-inf" },
-                if score > 0.5 { format!("at least {bound:+.0}") } else { format!("at most {:+.0}", -bound) }
             );
         } else if let Some((diff, error)) = elo(&tallies[0].samples) {
             let _ =
