@@ -449,7 +449,7 @@ async fn chat_suite(database: &str) {
 
     // Spectators: only with an account, and apart from the players.
     watcher.send(json!({ "type": "chat", "text": "hello" })).await;
-    assert_eq!(watcher.next_error().await, "log in to chat as a spectator");
+    assert_eq!(watcher.error_after_states().await, "log in to chat as a spectator");
     fan.send(json!({ "type": "chat", "text": "go Black" })).await;
     let lines = watcher.until_chat("the fan's line", |lines| !lines.is_empty()).await;
     assert_eq!((lines[0]["author"].clone(), lines[0]["seat"].clone()), (json!(eve_name), Value::Null));
@@ -457,9 +457,9 @@ async fn chat_suite(database: &str) {
 
     // Limits: length, text, and speed.
     black.send(json!({ "type": "chat", "text": "x".repeat(141) })).await;
-    assert_eq!(black.next_error().await, "a chat line is at most 140 characters");
+    assert_eq!(black.error_after_states().await, "a chat line is at most 140 characters");
     black.send(json!({ "type": "chat", "text": "   " })).await;
-    assert_eq!(black.next_error().await, "a chat line needs some text");
+    assert_eq!(black.error_after_states().await, "a chat line needs some text");
     let mut refused = false;
     for i in 0..6 {
         black.send(json!({ "type": "chat", "text": format!("line {i}") })).await;
