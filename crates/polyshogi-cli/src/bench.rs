@@ -122,9 +122,12 @@ pub fn run_playouts(seconds: f64, seed: u64) {
         let start = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
         let mut rng = SplitMix::new(seed);
         let mut total = Playouts::default();
+        // One game, taken back to its start after each playout, so that its history keeps
+        // the room the earlier playouts made.
+        let mut game = start;
         let started = Instant::now();
         while total.games == 0 || started.elapsed().as_secs_f64() < seconds {
-            let mut game = start.clone();
+            game.rewind_to(0).expect("a random game has no departure to stop a takeback");
             with_game!(&mut game, g => random_game(g, &mut rng, &mut total));
         }
         let elapsed = started.elapsed().as_secs_f64();

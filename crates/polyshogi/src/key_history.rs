@@ -51,8 +51,14 @@ impl KeyHistory {
         }
     }
 
-    /// Keeps the oldest `len` keys.
+    /// Keeps the oldest `len` keys. Both lists keep their room, so a game taken back to its
+    /// start and played again (random playouts) allocates nothing.
     pub fn truncate(&mut self, len: usize) {
+        if len <= LOOKED_THROUGH {
+            self.later_counts.clear();
+            self.keys.truncate(len);
+            return;
+        }
         while self.keys.len() > len {
             self.pop();
         }
