@@ -4,7 +4,7 @@
 
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
-use polyshogi::{with_game, Game, Move, MoveList, Rules};
+use polyshogi::{with_game, Game, Move, MoveList, Outcome, Rules};
 
 /// Draws per listed action when the frequencies are tested.
 const DRAWS_PER_ACTION: usize = 40;
@@ -103,4 +103,38 @@ fn under_super_ko_a_banned_move_is_never_chosen() {
         chosen[index.unwrap_or_else(|| panic!("chose {m:?}, which super-ko bans"))] = true;
     }
     assert!(chosen.iter().all(|&c| c), "some allowed move was never chosen");
+}
+
+/// A random game to its end from where `game` stands: the actions and how it ended.
+fn play_out<P: Rules>(game: &mut Game<P>, rng: &mut SplitMix) -> (Vec<Move>, Option<Outcome>) {
+    while game.position().outcome().is_none() {
+        if game.position().decision_pending() {
+            game.answer_pending(rng.below(2) == 0).expect("a decision is pending");
+            continue;
+        }
+        let m = game.random_legal_move(rng).expect("a game that goes on has an action");
+        game.play_unchecked(m);
+    }
+    (game.moves().to_vec(), game.position().outcome())
+}
+
+/// `bench --playouts` takes one game back to its start after each random game instead of
+/// starting a new one, keeping the room its history made: the game then plays exactly as a new
+/// one would, its repetition counts (kept in a map past the first 64 positions) included.
+#[test]
+fn a_game_taken_back_to_its_start_plays_as_a_new_one() {
+    let mut longest = 0;
+    for variant in Variant::ALL {
+        let start = AnyGame::new::<&str>(variant, &[]).expect("the variant starts");
+        let mut reused = start.clone();
+        for seed in 0..3 {
+            reused.rewind_to(0).expect("a random game has no departure to stop a takeback");
+            let mut fresh = start.clone();
+            let again = with_game!(&mut reused, g => play_out(g, &mut SplitMix::new(seed)));
+            let new = with_game!(&mut fresh, g => play_out(g, &mut SplitMix::new(seed)));
+            longest = longest.max(new.0.len());
+            assert_eq!(again, new, "{variant:?}, seed {seed}");
+        }
+    }
+    assert!(longest > 64, "no game was long enough to fill the repetition map");
 }
