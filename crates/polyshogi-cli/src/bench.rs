@@ -119,12 +119,11 @@ struct Playouts {
 /// or refused at random. The seed makes the games the same from run to run.
 pub fn run_playouts(seconds: f64, seed: u64) {
     for variant in Variant::ALL {
-        let start = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
-        let mut rng = SplitMix::new(seed);
-        let mut total = Playouts::default();
         // One game, taken back to its start after each playout, so that its history keeps
         // the room the earlier playouts made.
-        let mut game = start;
+        let mut game = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
+        let mut rng = SplitMix::new(seed);
+        let mut total = Playouts::default();
         let started = Instant::now();
         while total.games == 0 || started.elapsed().as_secs_f64() < seconds {
             game.rewind_to(0).expect("a random game has no departure to stop a takeback");

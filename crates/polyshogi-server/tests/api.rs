@@ -7,13 +7,19 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use polyshogi_server::{Rate, RoomSettings};
+use polyshogi_server::{Limits, Rate, RoomSettings};
 use serde_json::{json, Value};
 
 async fn server() -> (TestServer, tempfile::TempDir) {
+    server_with_limits(|_| {}).await
+}
+
+/// A server on a SQLite file of its own, its limits as `adjust` leaves them.
+async fn server_with_limits(adjust: impl FnOnce(&mut Limits)) -> (TestServer, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite:{}", dir.path().join("api.db").display());
-    (TestServer::start(&url).await, dir)
+    let mut config = test_config(&format!("sqlite:{}", dir.path().join("api.db").display()));
+    adjust(&mut config.limits);
+    (TestServer::start_config(config).await, dir)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -303,10 +309,7 @@ enum Message<'a> {
 async fn every_bad_message_gets_one_error_and_changes_nothing() {
     // Every case is two messages from one seat, more than a seat may send at once: this test is
     // about the errors, so the seat's budget is raised instead of the cases being spaced out.
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut config = test_config(&format!("sqlite:{}", dir.path().join("api.db").display()));
-    config.limits.seat_messages = Rate::per_second(1_000);
-    let server = TestServer::start_config(config).await;
+    let (server, _dir) = server_with_limits(|limits| limits.seat_messages = Rate::per_second(1_000)).await;
     let created = server.create(new_game(&["human", "human", "human"], None)).await;
     let id = created["id"].as_str().unwrap().to_string();
     let mut first = server.connect(&id, Some(&token(&created, 0))).await;
