@@ -1,7 +1,8 @@
 //! `polyshogi bench`: perft speed on one core over a fixed list of positions of every variant
 //! (the total node count is the bench signature: it changes only when move generation changes),
 //! with `--search`, the nodes per second of every search on the same positions, and with
-//! `--playouts`, how many random games from the start one core plays in a second.
+//! `--playouts`, how many random games from the start one core (or `--threads` cores) plays in a
+//! second.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -113,25 +114,34 @@ struct Playouts {
     cut_short: u64,
 }
 
-/// Random games from the start of every variant under its default rules, each variant for
-/// `seconds` (whole games only): games and moves per second on one core. Every move is chosen
-/// uniformly among the legal ones, repetition rules included; a proposed alliance is accepted
-/// or refused at random. The seed makes the games the same from run to run.
-pub fn run_playouts(seconds: f64, seed: u64) {
-    for variant in Variant::ALL {
-        // One game, taken back to its start after each playout, so that its history keeps
-        // the room the earlier playouts made.
-        let mut game = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
-        let mut rng = SplitMix::new(seed);
-        let mut total = Playouts::default();
-        let started = Instant::now();
-        while total.games == 0 || started.elapsed().as_secs_f64() < seconds {
-            game.rewind_to(0).expect("a random game has no departure to stop a takeback");
-            with_game!(&mut game, g => random_game(g, &mut rng, &mut total));
+impl Playouts {
+    fn add(&self, other: &Playouts) -> Playouts {
+        Playouts {
+            games: self.games + other.games,
+            plies: self.plies + other.plies,
+            decisive: self.decisive + other.decisive,
+            cut_short: self.cut_short + other.cut_short,
         }
+    }
+}
+
+/// Random games from the start of every variant under its default rules, each variant for
+/// `seconds` (whole games only): games and moves per second, summed over `threads` threads that
+/// each play their own games (one core each, as a playout engine's threads would). Every move is
+/// chosen uniformly among the legal ones, repetition rules included; a proposed alliance is
+/// accepted or refused at random. The seed makes the games the same from run to run.
+pub fn run_playouts(seconds: f64, seed: u64, threads: u64) {
+    for variant in Variant::ALL {
+        let started = Instant::now();
+        let total = std::thread::scope(|scope| {
+            let workers: Vec<_> =
+                (0..threads).map(|thread| scope.spawn(move || thread_playouts(variant, seconds, seed + thread))).collect();
+            workers.into_iter().fold(Playouts::default(), |sum, worker| sum.add(&worker.join().expect("a playout thread ends")))
+        });
         let elapsed = started.elapsed().as_secs_f64();
+        let on_threads = if threads > 1 { format!("  on {threads} threads") } else { String::new() };
         println!(
-            "{:<12} {:>7} playouts  {:>11} moves  {elapsed:>6.2} s  {:>9.0} playouts/s  {:>11.0} moves/s  {:>6.0} moves a game  {:>3.0} % won  {} cut short",
+            "{:<12} {:>7} playouts  {:>11} moves  {elapsed:>6.2} s  {:>9.0} playouts/s  {:>11.0} moves/s  {:>6.0} moves a game  {:>3.0} % won  {} cut short{on_threads}",
             variant.name(),
             total.games,
             total.plies,
@@ -142,6 +152,21 @@ pub fn run_playouts(seconds: f64, seed: u64) {
             total.cut_short,
         );
     }
+}
+
+/// One thread's random games of `variant` for `seconds` (at least one game).
+fn thread_playouts(variant: Variant, seconds: f64, seed: u64) -> Playouts {
+    // One game, taken back to its start after each playout, so that its history keeps the room
+    // the earlier playouts made.
+    let mut game = AnyGame::new(variant, &[] as &[&str]).expect("every variant starts under its default rules");
+    let mut rng = SplitMix::new(seed);
+    let mut total = Playouts::default();
+    let started = Instant::now();
+    while total.games == 0 || started.elapsed().as_secs_f64() < seconds {
+        game.rewind_to(0).expect("a random game has no departure to stop a takeback");
+        with_game!(&mut game, g => random_game(g, &mut rng, &mut total));
+    }
+    total
 }
 
 fn random_game<P: Rules>(game: &mut Game<P>, rng: &mut SplitMix, total: &mut Playouts) {

@@ -143,6 +143,10 @@ enum Command {
         /// With `--playouts`: the seed of the random moves (the same seed plays the same games).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// With `--playouts`: threads playing random games side by side, each its own games
+        /// (thread i from seed + i); the line gives their sum.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
 }
 
@@ -238,7 +242,7 @@ fn run(command: Command) -> Result<()> {
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input, svg: None, .. } => records::show_command(&input)?,
         Command::Show { input, svg: Some(file), picture } => records::picture_command(&input, &file, &picture)?,
-        Command::Bench { playouts: true, seconds, seed, .. } => bench::run_playouts(seconds, seed),
+        Command::Bench { playouts: true, seconds, seed, threads, .. } => bench::run_playouts(seconds, seed, threads),
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => {

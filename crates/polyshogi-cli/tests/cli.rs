@@ -321,6 +321,21 @@ fn bench_playouts_play_whole_random_games_of_every_variant() {
     assert_eq!(moves(&success(&["bench", "--playouts", "--seconds", "0", "--seed", "5"])), moves(&out));
 }
 
+/// With threads, each thread plays its own games from its own seed (the first thread the given
+/// seed, the next one more) and the line sums them.
+#[test]
+fn bench_playouts_on_threads_sum_the_games_of_each_threads_seed() {
+    let moves = |args: &[&str]| -> Vec<u64> {
+        let out = success(&[&["bench", "--playouts", "--seconds", "0"], args].concat());
+        out.lines().map(|l| l.split_whitespace().nth(3).expect("a move count").parse().expect("a number")).collect()
+    };
+    let (first, second) = (moves(&["--seed", "5"]), moves(&["--seed", "6"]));
+    let both = moves(&["--seed", "5", "--threads", "2"]);
+    assert_eq!(both, first.iter().zip(&second).map(|(a, b)| a + b).collect::<Vec<_>>());
+    let out = success(&["bench", "--playouts", "--seconds", "0", "--threads", "2"]);
+    assert!(out.lines().all(|l| l.contains(" 2 playouts ") && l.ends_with("on 2 threads")), "{out}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // match
 
