@@ -147,6 +147,9 @@ struct Contestant {
     variant: Variant,
     threads: usize,
     weights: MatchWeights,
+    /// Its number among contestants that would go by the same name (`paranoid#2`), so the
+    /// table's rows and the records' tags tell them apart; None when its name is its own.
+    namesake: Option<usize>,
 }
 
 /// What chooses a contestant's moves.
@@ -216,7 +219,7 @@ impl Contestant {
                 levels.join(", ")
             )
         };
-        Ok(Contestant { program, variant, threads, weights })
+        Ok(Contestant { program, variant, threads, weights, namesake: None })
     }
 
     fn name(&self) -> String {
@@ -229,6 +232,9 @@ impl Contestant {
         }
         if let Some(label) = &self.weights.label {
             let _ = write!(name, "-{label}");
+        }
+        if let Some(number) = self.namesake {
+            let _ = write!(name, "#{number}");
         }
         name
     }
@@ -277,7 +283,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let weights = per_engine(&args.weights, args.engines.len(), "--weights", "choice")?;
     let externals = external_specs(&args)?;
-    let contestants: Vec<Contestant> = args
+    let mut contestants: Vec<Contestant> = args
         .engines
         .iter()
         .zip(threads)
@@ -289,6 +295,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if contestants.len() < 2 {
         bail!("a match needs at least two engines");
     }
+    number_namesakes(&mut contestants);
     let clock = args.clock.as_deref().map(parse_clock).transpose()?;
     if args.movetime.is_none() && args.nodes.is_none() && args.depth.is_none() && clock.is_none() {
         bail!("give a budget: --movetime, --nodes, --depth or --clock");
@@ -349,6 +356,16 @@ pub(crate) fn weights_duel(args: &MatchArgs, first: (Weights, &str), second: (We
     Ok(lead)
 }
 
+/// Numbers the contestants that share a name in the order given (`paranoid#1`, `paranoid#2`).
+fn number_namesakes(contestants: &mut [Contestant]) {
+    let names: Vec<String> = contestants.iter().map(Contestant::name).collect();
+    for (i, contestant) in contestants.iter_mut().enumerate() {
+        if names.iter().filter(|&name| *name == names[i]).count() > 1 {
+            contestant.namesake = Some(names[..=i].iter().filter(|&name| *name == names[i]).count());
+        }
+    }
+}
+
 /// The game's start and the two contestants of a match between weights.
 fn weights_contestants(args: &MatchArgs, first: (Weights, &str), second: (Weights, &str)) -> Result<(AnyGame, [Contestant; 2])> {
     let variant: Variant = args.variant.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -359,6 +376,7 @@ fn weights_contestants(args: &MatchArgs, first: (Weights, &str), second: (Weight
         variant,
         threads: 1,
         weights: MatchWeights { weights, label: Some(label.to_string()) },
+        namesake: None,
     };
     Ok((start, [contestant(first), contestant(second)]))
 }
@@ -794,14 +812,22 @@ fn head_to_head(results: &[GameResult], contestants: &[Contestant]) -> String {
             }
         }
     }
-    let mut text = format!("ahead of  {}\n", contestants.iter().map(|k| format!("{:>9}", k.name())).collect::<String>());
+    // Each column as wide as the longest name, so that `paranoid-t2` or `paranoid#2` stays
+    // above its numbers.
+    let width = contestants.iter().map(|c| c.name().len()).max().unwrap_or(0).max(8);
+    let mut text = format!("{:<width$}", "ahead of");
+    for contestant in contestants {
+        let _ = write!(text, " {:>width$}", contestant.name());
+    }
+    text.push('\n');
     for a in 0..n {
-        let _ = write!(text, "{:<10}", contestants[a].name());
+        let _ = write!(text, "{:<width$}", contestants[a].name());
         for b in 0..n {
             if together[a][b] == 0 {
-                let _ = write!(text, "{:>9}", "-");
+                let _ = write!(text, " {:>width$}", "-");
             } else {
-                let _ = write!(text, "{:>8.1}%", 100.0 * ahead[a][b] / together[a][b] as f64);
+                let share = format!("{:.1}%", 100.0 * ahead[a][b] / together[a][b] as f64);
+                let _ = write!(text, " {share:>width$}");
             }
         }
         text.push('\n');
@@ -899,7 +925,8 @@ fn results_table(
         }
         text.push('\n');
     }
-    if seats == 3 && contestants.len() >= 3 {
+    // Two engines in a three-player game: the one alone against each copy of the other.
+    if seats == 3 {
         text.push_str(&head_to_head(results, contestants));
     }
     if seats == 2 && contestants.len() == 2 {

@@ -362,12 +362,53 @@ fn match_plays_every_seat_order_and_writes_a_record_of_each_game() {
     assert_eq!(greedy.split_whitespace().nth(1), Some("3"), "{out}");
     let random = out.lines().find(|l| l.starts_with("random")).expect("a random row");
     assert_eq!(random.split_whitespace().nth(1), Some("6"), "{out}");
+    // How often each placed ahead of the other: the two shares make the whole.
+    let share = |row: &str| -> f64 {
+        let line = out.lines().skip_while(|l| !l.starts_with("ahead of")).find(|l| l.starts_with(row)).expect("an ahead-of row");
+        line.split_whitespace().find(|w| w.ends_with('%')).unwrap().trim_end_matches('%').parse().unwrap()
+    };
+    assert!((share("greedy") + share("random") - 100.0).abs() < 0.1, "{out}");
     for game in 1..=3 {
         let record = dir.join(format!("game-{game:04}.psn"));
         success(&["validate", record.to_str().unwrap()]);
     }
     assert_eq!(std::fs::read_to_string(dir.join("results.txt")).unwrap(), out);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_numbers_engines_of_the_same_name_in_its_tables_and_records() {
+    let dir = TempDir::new("match-namesakes");
+    let out = success(&[
+        "match",
+        "sannin",
+        "--engines",
+        "beginner,beginner,random",
+        "--games",
+        "6",
+        "--depth",
+        "1",
+        "--quiet",
+        "--out",
+        dir.0.to_str().unwrap(),
+    ]);
+    for name in ["beginner#1", "beginner#2", "random"] {
+        let row = out.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("no {name} row: {out}"));
+        assert_eq!(row.split_whitespace().nth(1), Some("6"), "{out}");
+    }
+    // The "ahead of" table: a column per engine under its name, however long the names.
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("ahead of")).take(4).collect();
+    assert_eq!(table.len(), 4, "{out}");
+    assert!(table[0].ends_with(" beginner#1 beginner#2     random"), "{out}");
+    assert!(table.iter().all(|l| l.len() == table[0].len()), "{out}");
+    for game in 1..=6 {
+        let path = dir.0.join(format!("game-{game:04}.psn"));
+        success(&["validate", path.to_str().unwrap()]);
+        let record = std::fs::read_to_string(&path).unwrap();
+        for name in ["\"beginner#1\"]", "\"beginner#2\"]", "\"random\"]"] {
+            assert!(record.contains(name), "{name} is not named in {record}");
+        }
+    }
 }
 
 #[test]
