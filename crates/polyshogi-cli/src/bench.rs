@@ -2,7 +2,8 @@
 //! (the total node count is the bench signature: it changes only when move generation changes),
 //! with `--search`, the nodes per second of every search on the same positions, and with
 //! `--playouts`, how many random games from the start one core (or `--threads` cores) plays in a
-//! second.
+//! second, and with `--to-depth`, how much sooner `--threads` threads finish a search of a fixed
+//! depth than one.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -13,7 +14,7 @@ use polyshogi::perft::perft;
 use polyshogi::splitmix::SplitMix;
 use polyshogi::variant::{AnyGame, Variant};
 use polyshogi::{with_game, Game, Outcome, Rules};
-use polyshogi_engine::{Engine, EngineKind, Evaluate, Limits};
+use polyshogi_engine::{Engine, EngineKind, EngineOptions, Evaluate, Limits};
 
 /// Positions as (variant, name, rule options, moves from the start). Sannin: the start, the
 /// 1932 sample game's opening, a middle game with full hands and promoted bishops, and a
@@ -92,12 +93,68 @@ pub fn run_search(movetime_ms: u64) {
 
 fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u32, u64, f64) {
     let limits = Limits { movetime_ms: Some(movetime_ms), ..Limits::default() };
-    let mut engine = Engine::new(kind);
+    timed_search(game, Engine::new(kind), &limits)
+}
+
+/// The depth each alpha-beta search of a game is timed to by `--to-depth`: about a second or
+/// a few on one core of a 2026 machine, deep enough for the threads to matter.
+fn depth_to_time(variant: Variant, kind: EngineKind) -> u32 {
+    match (variant, kind) {
+        (Variant::Sannin, EngineKind::Brs) => 6,
+        (Variant::Sannin, _) => 6,
+        (Variant::HexShogi91, _) => 7,
+        (Variant::Tphs91, EngineKind::Brs) => 7,
+        (Variant::Tphs91, _) => 6,
+        (Variant::Sankaku, _) => 10,
+    }
+}
+
+/// Every alpha-beta search of the game (alphabeta for two players; paranoid and BRS for three)
+/// searches each bench position to `depth` (its game's own when none is given), on one thread
+/// and then on `threads`, with a fresh engine each time: the seconds each took, and how many
+/// times faster the threads were, per position and over all the positions of the game.
+pub fn run_to_depth(depth: Option<u32>, threads: usize) {
+    let mut totals: Vec<(Variant, EngineKind, f64, f64)> = Vec::new();
+    for (variant, name, options, moves) in POSITIONS {
+        let game = bench_game(variant, options, moves);
+        let kinds: &[EngineKind] =
+            if game.position().seats().len() == 3 { &[EngineKind::Paranoid, EngineKind::Brs] } else { &[EngineKind::AlphaBeta] };
+        for &kind in kinds {
+            let depth = depth.unwrap_or_else(|| depth_to_time(variant, kind));
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let seconds = |threads: usize| {
+                let engine = Engine::with_options(kind, EngineOptions { threads, ..EngineOptions::default() });
+                with_game!(&game, g => timed_search(g, engine, &limits)).2
+            };
+            let (one, many) = (seconds(1), seconds(threads));
+            println!(
+                "{name:<36} {:<9} depth {depth:>2}  1 thread {one:>7.2} s  {threads} threads {many:>7.2} s  {:>5.2}×",
+                kind.name(),
+                one / many
+            );
+            match totals.iter_mut().find(|t| t.0 == variant && t.1 == kind) {
+                Some(total) => (total.2, total.3) = (total.2 + one, total.3 + many),
+                None => totals.push((variant, kind, one, many)),
+            }
+        }
+    }
+    for (variant, kind, one, many) in totals {
+        println!(
+            "{:<12} {:<9} all positions: 1 thread {one:>7.2} s  {threads} threads {many:>7.2} s  {:>5.2}×",
+            variant.name(),
+            kind.name(),
+            one / many
+        );
+    }
+}
+
+/// Runs `engine`'s search of `game` to `limits`: its depth, its nodes and the seconds it took.
+fn timed_search<P: Evaluate>(game: &Game<P>, mut engine: Engine, limits: &Limits) -> (u32, u64, f64) {
     // The table is made before the clock starts, as a game's engine has it before its first
     // move (`isready`): writing it is no part of searching.
     engine.prepare();
     let started = Instant::now();
-    let result = engine.think(game, &limits, &AtomicBool::new(false), &mut |_| {});
+    let result = engine.think(game, limits, &AtomicBool::new(false), &mut |_| {});
     (result.depth, result.nodes, started.elapsed().as_secs_f64())
 }
 

@@ -123,7 +123,8 @@ enum Command {
     Load(polyshogi_cli::load::LoadArgs),
     /// Measure perft speed on one core (bulk-counted leaves) over a fixed position list; with
     /// `--search` the nodes per second of every search on those positions; with `--playouts`
-    /// random games from the start of every variant per second.
+    /// random games from the start of every variant per second; with `--to-depth` the time the
+    /// alpha-beta searches take to a fixed depth on one thread and on several.
     Bench {
         /// Perft depth from the start position (the middle-game positions use one less).
         #[arg(long, default_value_t = 4)]
@@ -143,10 +144,16 @@ enum Command {
         /// With `--playouts`: the seed of the random moves (the same seed plays the same games).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Time the alpha-beta searches of every position to a fixed depth, on one thread and
+        /// on `--threads` (2 unless told), and print how many times faster the threads were.
+        /// The depth is each game's own (about a second or a few on one core) unless given.
+        #[arg(long, value_name = "PLIES", num_args = 0..=1, conflicts_with_all = ["search", "playouts"])]
+        to_depth: Option<Option<u32>>,
         /// With `--playouts`: threads playing random games side by side, each its own games
-        /// (thread i from seed + i); the line gives their sum.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
+        /// (thread i from seed + i); the line gives their sum (1 unless told). With
+        /// `--to-depth`: the threads of the search timed against one (2 unless told).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
     },
 }
 
@@ -242,7 +249,8 @@ fn run(command: Command) -> Result<()> {
         Command::Convert { input, to } => records::convert_command(&input, to)?,
         Command::Show { input, svg: None, .. } => records::show_command(&input)?,
         Command::Show { input, svg: Some(file), picture } => records::picture_command(&input, &file, &picture)?,
-        Command::Bench { playouts: true, seconds, seed, threads, .. } => bench::run_playouts(seconds, seed, threads),
+        Command::Bench { playouts: true, seconds, seed, threads, .. } => bench::run_playouts(seconds, seed, threads.unwrap_or(1)),
+        Command::Bench { to_depth: Some(depth), threads, .. } => bench::run_to_depth(depth, threads.unwrap_or(2) as usize),
         Command::Bench { search: false, depth, .. } => bench::run(depth),
         Command::Bench { search: true, movetime, .. } => bench::run_search(movetime),
         Command::Match(args) => {

@@ -336,6 +336,29 @@ fn bench_playouts_on_threads_sum_the_games_of_each_threads_seed() {
     assert!(out.lines().all(|l| l.contains(" 2 playouts ") && l.ends_with("on 2 threads")), "{out}");
 }
 
+/// Time to depth: every alpha-beta search of every game, on one thread and on two, per position
+/// and over each game's positions.
+#[test]
+fn bench_to_depth_times_every_alpha_beta_search_on_one_thread_and_on_two() {
+    let out = success(&["bench", "--to-depth", "2"]);
+    for (game, search) in [
+        ("sannin", "paranoid"),
+        ("sannin", "brs"),
+        ("hexshogi91", "alphabeta"),
+        ("tphs91", "paranoid"),
+        ("tphs91", "brs"),
+        ("sankaku", "alphabeta"),
+    ] {
+        let searches = |rest: &str| {
+            out.lines().filter(|l| l.starts_with(game) && l.contains(&format!(" {search} ")) && l.contains(rest)).count()
+        };
+        assert!(searches(" depth  2  1 thread ") >= 1, "no {search} line for {game}:\n{out}");
+        assert_eq!(searches(" all positions: 1 thread "), 1, "no {search} total for {game}:\n{out}");
+    }
+    assert!(out.lines().all(|l| l.contains(" 2 threads ") && l.ends_with('×')), "{out}");
+    assert!(!out.contains(" maxn ") && !out.contains(" mcts "), "only the alpha-beta searches run threads:\n{out}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // match
 
