@@ -11,7 +11,7 @@ use crate::choose::{EngineKind, Limits, SearchResult};
 use crate::eval::{Evaluate, Weights};
 use crate::search::alphabeta::{AlphaBeta, Mode};
 use crate::search::maxn::MaxN;
-use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, InProgress, Info, Repetitions};
+use crate::search::{game_keys, mcts, Control, Ctx, Heuristics, Info, Repetitions};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 
@@ -132,8 +132,6 @@ impl Engine {
         let unlimited = limits.is_unlimited() && !limits.infinite;
         let budget = Budget::new(limits.movetime_ms, limits.clock);
         let control = Control::new(stop, budget, limits.nodes);
-        // Made before the context, which borrows it for as long as it lives.
-        let in_progress = InProgress::default();
         let mut ctx = Ctx::new(&self.options.weights, tt, &mut self.heuristics, control);
         ctx.reps = reps;
         ctx.rule = game.position().repetition_rule();
@@ -166,9 +164,6 @@ impl Engine {
             kind => {
                 let mode = if kind == EngineKind::Brs { Mode::Brs } else { Mode::Paranoid };
                 let helpers = self.options.threads.max(1) - 1;
-                if helpers > 0 {
-                    ctx.in_progress = Some(&in_progress);
-                }
                 let reps = ctx.reps.keys().to_vec();
                 let setup = HelperSetup {
                     weights: &self.options.weights,
@@ -178,7 +173,6 @@ impl Engine {
                     rule: ctx.rule,
                     noise: ctx.noise,
                     seed: ctx.seed,
-                    in_progress: &in_progress,
                 };
                 let (outcome, helper_nodes) = with_helpers(
                     helpers,
@@ -231,7 +225,6 @@ struct HelperSetup<'a> {
     rule: RepetitionRule,
     noise: i32,
     seed: u64,
-    in_progress: &'a InProgress,
 }
 
 impl HelperSetup<'_> {
@@ -245,7 +238,6 @@ impl HelperSetup<'_> {
         ctx.rule = self.rule;
         ctx.noise = self.noise;
         ctx.seed = self.seed ^ index as u64;
-        ctx.in_progress = Some(self.in_progress);
         let first_depth = 1 + (index % 2) as u32;
         AlphaBeta::new(&mut ctx, game.position(), self.mode).search_from(game, first_depth, Engine::MAX_DEPTH, &mut |_| {});
         ctx.control.nodes

@@ -14,7 +14,7 @@ use polyshogi::mv::Move;
 use polyshogi::player::Player;
 use polyshogi::Game;
 
-use super::{child, root_moves, Ctx, InProgress, Info, INFINITY, MAX_PLY, ORDER_KILLER};
+use super::{child, root_moves, Ctx, Info, INFINITY, MAX_PLY, ORDER_KILLER};
 use crate::eval::{same_team, terminal_values, Evaluate, WIN, WIN_BOUND};
 use crate::tt::Bound;
 
@@ -45,11 +45,6 @@ const QUIESCENCE_WIDTH: usize = 12;
 const QUIETS_PUNISHED: usize = 32;
 /// Captures that cannot lift the score this close to alpha are skipped in quiescence.
 const DELTA_MARGIN: i32 = 200;
-/// Parallel search: the least depth at which a node marks its moves under way and puts off
-/// those another thread has (nearer the leaves a subtree is cheaper than the bookkeeping).
-const SHARED_DEPTH: i32 = 3;
-/// Moves a node puts off at most; past that it searches them alongside the other thread.
-const PUT_OFF_MAX: usize = 32;
 
 /// The result of a whole search.
 #[derive(Clone, Debug, Default)]
@@ -367,31 +362,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let two_sided = pos.players_in().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
-        // Moves another thread has under way, put off to the end of the node.
-        let mut put_off: ArrayVec<(i32, Move), PUT_OFF_MAX> = ArrayVec::new();
-        let mut put_off_taken = 0;
-        let in_progress = self.ctx.in_progress.filter(|_| depth >= SHARED_DEPTH);
         if alpha < beta {
-            loop {
-                let (order, m, was_put_off) = match self.ctx.next_move(&mut ordered, pos, ply) {
-                    Some((order, m)) => (order, m, false),
-                    None => match put_off.get(put_off_taken) {
-                        Some(&(order, m)) => {
-                            put_off_taken += 1;
-                            (order, m, true)
-                        }
-                        None => break,
-                    },
-                };
-                let mark = in_progress.map(|set| (set, InProgress::key(key, m)));
-                if let Some((set, move_key)) = mark {
-                    // The first move is searched at once: the others' bounds depend on it.
-                    if count > 0 && !was_put_off && !put_off.is_full() && set.contains(move_key) {
-                        put_off.push((order, m));
-                        continue;
-                    }
-                    set.start(move_key);
-                }
+            while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
                 let next = child(pos, m);
                 let gives_check = two_sided && next.in_check(next.to_move());
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
@@ -402,9 +374,6 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     new_depth -= 1;
                 }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
-                if let Some((set, move_key)) = mark {
-                    set.finish(move_key);
-                }
                 count += 1;
                 if self.ctx.control.aborted() {
                     self.ctx.give_ordered(ordered);

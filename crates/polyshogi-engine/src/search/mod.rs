@@ -4,7 +4,6 @@
 //! `maxn` (a value per seat) and `mcts` (UCT with a value vector).
 
 pub mod alphabeta;
-mod in_progress;
 pub mod maxn;
 pub mod mcts;
 mod ordered;
@@ -22,7 +21,6 @@ use polyshogi::{Game, Rules};
 use crate::eval::{AttackMapCache, Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
-pub use in_progress::InProgress;
 pub use ordered::OrderedMoves;
 pub use repetitions::Repetitions;
 
@@ -188,8 +186,6 @@ pub struct Ctx<'a> {
     /// How many lines to report, the best moves of the root (1 when playing; analysis asks
     /// for more). Above 1, even a lone legal move is searched, for its value.
     pub multipv: usize,
-    /// The moves the threads of a parallel search have under way (none for one thread).
-    pub in_progress: Option<&'a InProgress>,
     lists: Vec<Box<MoveList>>,
     ordered: Vec<OrderedMoves>,
     pub seldepth: usize,
@@ -209,7 +205,6 @@ impl<'a> Ctx<'a> {
             noise: 0,
             seed: 0,
             multipv: 1,
-            in_progress: None,
             lists: Vec::new(),
             ordered: Vec::new(),
             seldepth: 0,
