@@ -100,7 +100,6 @@ fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u3
 /// a few on one core of a 2026 machine, deep enough for the threads to matter.
 fn depth_to_time(variant: Variant, kind: EngineKind) -> u32 {
     match (variant, kind) {
-        (Variant::Sannin, EngineKind::Brs) => 6,
         (Variant::Sannin, _) => 6,
         (Variant::HexShogi91, _) => 7,
         (Variant::Tphs91, EngineKind::Brs) => 7,
