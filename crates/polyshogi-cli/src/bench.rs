@@ -121,8 +121,9 @@ pub fn run_to_depth(depth: Option<u32>, threads: usize) {
         for &kind in kinds {
             let depth = depth.unwrap_or_else(|| depth_to_time(variant, kind));
             let limits = Limits { depth: Some(depth), ..Limits::default() };
-            let seconds = |threads: usize| {
-                let engine = Engine::with_options(kind, EngineOptions { threads, ..EngineOptions::default() });
+            let seconds = |thread_count: usize| {
+                let options = EngineOptions { threads: thread_count, ..EngineOptions::default() };
+                let engine = Engine::with_options(kind, options);
                 with_game!(&game, g => timed_search(g, engine, &limits)).2
             };
             let (one, many) = (seconds(1), seconds(threads));
