@@ -78,7 +78,7 @@ fn tune_variant<P: Evaluate>(start: &Game<P>, variant: Variant, args: &TuneArgs)
     }
     let hand_set = Weights::hand_set();
     let group = Weights::group_of(variant);
-    let keys: Vec<&str> = Weights::keys(group).iter().copied().filter(|key| !FIXED.contains(&(group, key))).collect();
+    let keys: Vec<&str> = Weights::keys_of(variant).filter(|key| !FIXED.contains(&(group, key))).collect();
     let scale = fit_scale(&training, &hand_set);
     let before = (loss(&training, &hand_set, scale), loss(&held_out, &hand_set, scale));
     eprintln!(

@@ -167,10 +167,14 @@ pub(crate) fn weight_key(variant: Variant, name: &str) -> Result<&str> {
         Some(_) => bail!("`{name}` is not a weight of {}: its weights are {group}.*", variant.title()),
         None => name,
     };
-    if !Weights::keys(group).contains(&key) {
-        bail!("{} has no weight `{key}` (its weights: {})", variant.title(), Weights::keys(group).join(", "));
+    if Weights::keys_of(variant).any(|k| k == key) {
+        return Ok(key);
     }
-    Ok(key)
+    let read: Vec<&str> = Weights::keys_of(variant).collect();
+    if Weights::keys(group).contains(&key) {
+        bail!("{}'s evaluation does not read `{group}.{key}` (it reads: {})", variant.title(), read.join(", "));
+    }
+    bail!("{} has no weight `{key}` (its weights: {})", variant.title(), read.join(", "))
 }
 
 /// The base weights: the `--from` file (returned too, to be written back) laid over the
@@ -310,6 +314,18 @@ mod tests {
 
     fn trial(value: i32, gain: f64, error: f64) -> Trial {
         Trial { value, score: 0.5, base_alone: None, gain, error, beats_the_base: gain - error > 0.0 }
+    }
+
+    #[test]
+    fn a_weight_is_named_in_its_group_and_must_be_read_by_the_game() {
+        assert_eq!(weight_key(Variant::HexShogi91, "hex.threat_pct").unwrap(), "threat_pct");
+        assert_eq!(weight_key(Variant::Tphs91, "king_held").unwrap(), "king_held");
+        let unread = weight_key(Variant::HexShogi91, "king_held").unwrap_err().to_string();
+        assert!(unread.starts_with("Hex Shogi 91's evaluation does not read `hex.king_held`"), "{unread}");
+        let unknown = weight_key(Variant::Sankaku, "queen").unwrap_err().to_string();
+        assert!(unknown.contains("has no weight `queen`"), "{unknown}");
+        let other_group = weight_key(Variant::Sannin, "hex.pawn").unwrap_err().to_string();
+        assert!(other_group.contains("is not a weight of"), "{other_group}");
     }
 
     #[test]

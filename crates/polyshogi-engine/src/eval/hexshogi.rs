@@ -91,6 +91,11 @@ fn evaluate_from(
             if held >= 2 {
                 score += w.two_kings;
             }
+            if p != mover {
+                // A king another seat attacks may be taken before its owner moves, and guarding
+                // it does not help: taking back the taker gains a piece, not the king.
+                score -= (kings & attacked_by_others(pos, p, &maps)).count() as i32 * w.in_check;
+            }
         } else if !(kings & attacked_by_others(pos, p, &maps)).is_empty() {
             // In check: the attack maps already say what `in_check` would work out again.
             score -= w.in_check;

@@ -183,7 +183,46 @@ pub fn terminal_values(outcome: Outcome, seats: &[Player], ply: usize) -> Values
 
 #[cfg(test)]
 mod tests {
+    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexVariant};
+    use polyshogi::variant::sankaku::{SankakuPosition, SankakuRules};
+    use polyshogi::variant::sannin::{SanninPosition, SanninRules};
+    use polyshogi::variant::Variant;
+
     use super::*;
+    use crate::test_games::{along_a_capturing_game, along_a_random_game};
+
+    /// Whether the two sets of weights evaluate some position differently along a few
+    /// capturing and random games from `start`.
+    fn evaluations_differ<P: Evaluate + Clone>(start: &P, a: &Weights, b: &Weights) -> bool {
+        let mut differ = false;
+        for seed in 1..=8 {
+            along_a_capturing_game(start.clone(), seed, 300, |pos| differ |= pos.evaluate(a) != pos.evaluate(b));
+            along_a_random_game(start.clone(), seed, 300, |pos| differ |= pos.evaluate(a) != pos.evaluate(b));
+        }
+        differ
+    }
+
+    #[test]
+    fn a_game_reads_every_weight_a_tuner_may_set_and_no_other() {
+        for variant in Variant::ALL {
+            let group = Weights::group_of(variant);
+            let read: Vec<&str> = Weights::keys_of(variant).collect();
+            for &key in Weights::keys(group) {
+                let base = Weights::default();
+                let mut changed = base;
+                changed.set(&format!("{group}.{key}={}", base.get(group, key).unwrap() * 2 + 50)).unwrap();
+                let differ = match variant {
+                    Variant::Sannin => evaluations_differ(&SanninPosition::start(SanninRules::default()), &base, &changed),
+                    Variant::HexShogi91 | Variant::Tphs91 => {
+                        let hex = if variant == Variant::Tphs91 { HexVariant::Tphs91 } else { HexVariant::HexShogi91 };
+                        evaluations_differ(&HexShogiPosition::start(HexShogiRules::new(hex)), &base, &changed)
+                    }
+                    Variant::Sankaku => evaluations_differ(&SankakuPosition::start(SankakuRules::default()), &base, &changed),
+                };
+                assert_eq!(differ, read.contains(&key), "{}: {group}.{key}", variant.name());
+            }
+        }
+    }
 
     #[test]
     fn two_seats_are_zero_sum_and_allies_share_a_value() {

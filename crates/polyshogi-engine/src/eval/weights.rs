@@ -124,6 +124,8 @@ weights!(
         king_defender = 14,
         king_attacker = 22,
         king_zone_attacked = 9,
+        /// Hex Shogi 91: the side to move is in check. Three players: per king of a seat not to
+        /// move that another seat attacks, guarded or not.
         in_check = 50,
         /// Per cell the seat's pieces attack: room to move and cells held (docs/STRENGTH.md,
         /// "Board control and a fit that gains"; 0 for three players, where it was not shown to
@@ -158,6 +160,10 @@ weights!(
         threat_pct = 0,
     }
 );
+
+/// The weights of Three Player Hex Shogi 91's king collection, in the group layout it shares
+/// with Hex Shogi 91.
+const KING_COLLECTION: [&str; 2] = ["king_held", "two_kings"];
 
 /// Every game's weights.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -200,7 +206,9 @@ impl Weights {
             common: CommonWeights::default(),
             sannin: SanninWeights::default(),
             hex: HexWeights::default(),
-            hex3: HexWeights { control: 0, ..HexWeights::default() },
+            // The three-player game had no term for an attacked king (`in_check`) before the
+            // twenty-eighth session's matches (docs/STRENGTH.md), nor board control.
+            hex3: HexWeights { control: 0, in_check: 0, ..HexWeights::default() },
             sankaku: SankakuWeights::default(),
         }
     }
@@ -224,6 +232,17 @@ impl Weights {
             "sankaku" => SankakuWeights::KEYS,
             _ => &[],
         }
+    }
+
+    /// The weights of a variant's group that its evaluation reads: all of them but, in Hex
+    /// Shogi 91, those of the king collection, which its group shares with the three-player game.
+    /// A tuner offered a weight outside these would spend its games on noise.
+    pub fn keys_of(variant: Variant) -> impl Iterator<Item = &'static str> {
+        let unread: &[&str] = match variant {
+            Variant::HexShogi91 => &KING_COLLECTION,
+            _ => &[],
+        };
+        Weights::keys(Weights::group_of(variant)).iter().copied().filter(move |key| !unread.contains(key))
     }
 
     /// One weight by group and name.
