@@ -79,6 +79,7 @@ fn evaluate_from(
     let mut raw = [0; 3];
     for p in active.iter() {
         let own = pos.pieces_of(p);
+        let attacked = attacked_by_others(pos, p, &maps);
         let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
         score += maps[p].count() as i32 * w.control;
         let kings = own & pos.kings();
@@ -94,14 +95,14 @@ fn evaluate_from(
             if p != mover {
                 // A king another seat attacks may be taken before its owner moves, and guarding
                 // it does not help: taking back the taker gains a piece, not the king.
-                score -= (kings & attacked_by_others(pos, p, &maps)).count() as i32 * w.in_check;
+                score -= (kings & attacked).count() as i32 * w.in_check;
             }
-        } else if !(kings & attacked_by_others(pos, p, &maps)).is_empty() {
+        } else if !(kings & attacked).is_empty() {
             // In check: the attack maps already say what `in_check` would work out again.
             score -= w.in_check;
         }
         if p != mover {
-            score -= threatened_value(pos, p, own, &maps, w, values) * w.threat_pct / 100;
+            score -= threatened_value(pos, own & attacked & !maps[p], w, values) * w.threat_pct / 100;
         }
         raw[p.index()] = score;
     }
@@ -117,17 +118,10 @@ fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeigh
     }
 }
 
-/// The most valuable piece of `player` that another seat attacks and `player` does not defend
-/// (kings count in the three-player game, where they can be taken).
-fn threatened_value(
-    pos: &HexShogiPosition,
-    player: Player,
-    own: CellSet,
-    maps: &ByPlayer<CellSet>,
-    w: &HexWeights,
-    values: &[i32; 16],
-) -> i32 {
-    (own & attacked_by_others(pos, player, maps) & !maps[player])
+/// The most valuable of the `exposed` pieces: a seat's own, attacked by another seat and not
+/// defended (kings count in the three-player game, where they can be taken).
+fn threatened_value(pos: &HexShogiPosition, exposed: CellSet, w: &HexWeights, values: &[i32; 16]) -> i32 {
+    exposed
         .map(|cell| match pos.piece_at(cell) {
             Some(piece) if piece.role == Role::King && pos.is_three_player() => w.king_held,
             Some(piece) if piece.role == Role::King => 0,

@@ -183,10 +183,8 @@ pub fn terminal_values(outcome: Outcome, seats: &[Player], ply: usize) -> Values
 
 #[cfg(test)]
 mod tests {
-    use polyshogi::variant::hexshogi::{HexShogiPosition, HexShogiRules, HexVariant};
-    use polyshogi::variant::sankaku::{SankakuPosition, SankakuRules};
-    use polyshogi::variant::sannin::{SanninPosition, SanninRules};
-    use polyshogi::variant::Variant;
+    use polyshogi::variant::{AnyGame, Variant};
+    use polyshogi::with_game;
 
     use super::*;
     use crate::test_games::{along_a_capturing_game, along_a_random_game};
@@ -211,14 +209,8 @@ mod tests {
                 let base = Weights::default();
                 let mut changed = base;
                 changed.set(&format!("{group}.{key}={}", base.get(group, key).unwrap() * 2 + 50)).unwrap();
-                let differ = match variant {
-                    Variant::Sannin => evaluations_differ(&SanninPosition::start(SanninRules::default()), &base, &changed),
-                    Variant::HexShogi91 | Variant::Tphs91 => {
-                        let hex = if variant == Variant::Tphs91 { HexVariant::Tphs91 } else { HexVariant::HexShogi91 };
-                        evaluations_differ(&HexShogiPosition::start(HexShogiRules::new(hex)), &base, &changed)
-                    }
-                    Variant::Sankaku => evaluations_differ(&SankakuPosition::start(SankakuRules::default()), &base, &changed),
-                };
+                let start = AnyGame::new(variant, &[] as &[&str]).unwrap();
+                let differ = with_game!(&start, game => evaluations_differ(game.position(), &base, &changed));
                 assert_eq!(differ, read.contains(&key), "{}: {group}.{key}", variant.name());
             }
         }
