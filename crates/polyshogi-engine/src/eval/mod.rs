@@ -205,11 +205,11 @@ mod tests {
         for variant in Variant::ALL {
             let group = Weights::group_of(variant);
             let read: Vec<&str> = Weights::keys_of(variant).collect();
+            let start = AnyGame::new(variant, &[] as &[&str]).unwrap();
+            let base = Weights::default();
             for &key in Weights::keys(group) {
-                let base = Weights::default();
                 let mut changed = base;
                 changed.set(&format!("{group}.{key}={}", base.get(group, key).unwrap() * 2 + 50)).unwrap();
-                let start = AnyGame::new(variant, &[] as &[&str]).unwrap();
                 let differ = with_game!(&start, game => evaluations_differ(game.position(), &base, &changed));
                 assert_eq!(differ, read.contains(&key), "{}: {group}.{key}", variant.name());
             }
