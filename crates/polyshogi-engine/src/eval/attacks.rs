@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::{Cell, HexGrid, Hour, HEX127, HEX91};
-use polyshogi::player::{ByPlayer, Player};
+use polyshogi::player::{ByPlayer, Player, PlayerSet};
 
 /// Every seat's attack map and the value of its pieces on the board, from a position's pass
 /// over one player's pieces (`attack_map_and_value`).
@@ -20,6 +20,21 @@ pub fn attack_maps_and_values(
         (maps[p], values[p]) = attack_map_and_value(p);
     }
     (maps, values)
+}
+
+/// Three players: the cells attacked by the seats still in (`active`) that move before `player`
+/// moves again, from `mover` on in turn order. Only they can take one of its pieces before it
+/// answers; an attack by the seat that moves after it can be met first.
+pub fn attacked_before_turn_of(player: Player, mover: Player, active: PlayerSet, maps: &ByPlayer<CellSet>) -> CellSet {
+    let mut attacked = CellSet::EMPTY;
+    let mut seat = mover;
+    while seat != player {
+        if active.contains(seat) {
+            attacked |= maps[seat];
+        }
+        seat = seat.next3();
+    }
+    attacked
 }
 
 /// Per-cell neighbourhoods of a hex board: the twelve cells one step away, the cells within

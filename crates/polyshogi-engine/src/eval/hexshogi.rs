@@ -8,7 +8,7 @@ use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
-use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
+use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
@@ -79,7 +79,7 @@ fn evaluate_from(
     let mut raw = [0; 3];
     for p in active.iter() {
         let own = pos.pieces_of(p);
-        let attacked = attacked_by_others(pos, p, &maps);
+        let attacked = if three { attacked_before_turn_of(p, mover, active, &maps) } else { attacked_by_others(pos, p, &maps) };
         let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
         score += maps[p].count() as i32 * w.control;
         let kings = own & pos.kings();
@@ -93,8 +93,9 @@ fn evaluate_from(
                 score += w.two_kings;
             }
             if p != mover {
-                // A king another seat attacks may be taken before its owner moves, and guarding
-                // it does not help: taking back the taker gains a piece, not the king.
+                // A king attacked by a seat that moves first may be taken before its owner
+                // moves, and guarding it does not help: taking back the taker gains a piece,
+                // not the king.
                 score -= (kings & attacked).count() as i32 * w.in_check;
             }
         } else if !(kings & attacked).is_empty() {
@@ -118,8 +119,9 @@ fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeigh
     }
 }
 
-/// The most valuable of the `exposed` pieces: a seat's own, attacked by another seat and not
-/// defended (kings count in the three-player game, where they can be taken).
+/// The most valuable of the `exposed` pieces: a seat's own, attacked by another seat (with three
+/// players, one that moves before it) and not defended (kings count in the three-player game,
+/// where they can be taken).
 fn threatened_value(pos: &HexShogiPosition, exposed: CellSet, w: &HexWeights, values: &[i32; 16]) -> i32 {
     exposed
         .map(|cell| match pos.piece_at(cell) {
@@ -178,6 +180,71 @@ mod tests {
             }
         }
         assert!(compared > 5_000, "{compared} positions compared");
+    }
+
+    /// Three players: an attacked piece counts against its owner (`threat_pct`, and `in_check`
+    /// for a king) only when the attacker moves before the owner does; an attack by the seat
+    /// that moves after the owner can be met first.
+    #[test]
+    fn a_threat_counts_only_from_a_seat_that_moves_before_the_owner() {
+        use polyshogi::variant::hexshogi::HexShogiSetup;
+        let rules = HexShogiRules::tphs91();
+        let start = HexShogiSetup::start(rules.variant);
+        let grid = HexShogiPosition::start(rules).tables().grid;
+        let (white, gray) = (Player::Second, Player::Third);
+        let piece = |player, role| Piece { player, role, promoted: false };
+        let position = |pieces: &[(Cell, Piece)], to_move| {
+            HexShogiPosition::from_setup(HexShogiSetup { pieces: pieces.to_vec(), to_move, ..start.clone() }, rules)
+        };
+        // The three kings of the start, White's `target` (its king moved, or a gold added) and a
+        // Gray rook that attacks it, where nothing else stands attacked by another seat: so
+        // that only this one attack can move the values.
+        let with_target = |target: Role| -> Vec<(Cell, Piece)> {
+            for (on, by) in grid.cells().flat_map(|on| grid.cells().map(move |by| (on, by))) {
+                let mut pieces: Vec<(Cell, Piece)> = start
+                    .pieces
+                    .iter()
+                    .copied()
+                    .filter(|&(_, p)| p.role == Role::King && !(target == Role::King && p.player == white))
+                    .collect();
+                pieces.extend([(on, piece(white, target)), (by, piece(gray, Role::Rook))]);
+                let Ok(pos) = position(&pieces, Player::First) else { continue };
+                let maps = ByPlayer::new(|p| pos.attack_map(p));
+                let exposed = |p: Player| pos.pieces_of(p) & attacked_by_others(&pos, p, &maps);
+                if exposed(white) == CellSet::from_cell(on)
+                    && maps[gray].contains(on)
+                    && !maps[white].contains(on)
+                    && !maps[Player::First].contains(on)
+                    && exposed(Player::First).is_empty()
+                    && exposed(gray).is_empty()
+                {
+                    return pieces;
+                }
+            }
+            panic!("no cell found where a lone Gray rook alone attacks White's {target:?}");
+        };
+        let white_loss = |pieces: &[(Cell, Piece)], to_move, with: &Weights, without: &Weights| {
+            let pos = position(pieces, to_move).unwrap();
+            pos.evaluate(without)[white.index()] - pos.evaluate(with)[white.index()]
+        };
+        let mut without = Weights::hand_set();
+        (without.hex3.threat_pct, without.hex3.in_check) = (0, 0);
+
+        let gold = with_target(Role::Gold);
+        let mut threat = without;
+        threat.hex3.threat_pct = 100;
+        // Gray moves before White: White loses its gold.
+        assert_eq!(white_loss(&gold, gray, &threat, &without), threat.hex3.gold);
+        // Black to move, then White, who can save its gold before Gray moves; and White to move.
+        assert_eq!(white_loss(&gold, Player::First, &threat, &without), 0);
+        assert_eq!(white_loss(&gold, white, &threat, &without), 0);
+
+        let king = with_target(Role::King);
+        let mut check = without;
+        check.hex3.in_check = 100;
+        assert_eq!(white_loss(&king, gray, &check, &without), 100);
+        assert_eq!(white_loss(&king, Player::First, &check, &without), 0);
+        assert_eq!(white_loss(&king, white, &check, &without), 0);
     }
 
     /// Two players: each cell a side attacks is worth `control` to it, and the same against

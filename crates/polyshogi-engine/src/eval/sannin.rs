@@ -9,7 +9,7 @@ use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
-use super::attacks::{attack_maps_and_values, king_safety, KingSafetyWeights, Neighbourhoods};
+use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
@@ -129,7 +129,8 @@ fn evaluate_from(
             }
         }
         if p != mover {
-            score -= threatened_value(pos, own & attacked & !maps[p], values) * w.threat_pct / 100;
+            let attacked_first = attacked_before_turn_of(p, mover, active, &maps);
+            score -= threatened_value(pos, own & attacked_first & !maps[p], values) * w.threat_pct / 100;
         }
         if pos.allies().contains(p) {
             score -= w.allied;
@@ -207,6 +208,64 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared} positions compared");
+    }
+
+    /// A seat not to move loses `threat_pct` of its undefended piece only when the seat that
+    /// attacks it moves before it does; an attack by the seat that moves after it can be met
+    /// first.
+    #[test]
+    fn a_threat_counts_only_from_a_seat_that_moves_before_the_owner() {
+        use polyshogi::player::ByPlayer;
+        use polyshogi::variant::sannin::SanninSetup;
+        let rules = SanninRules::default();
+        let start = SanninSetup::start(&rules);
+        let grid = SanninPosition::start(rules).tables().grid;
+        let values = kind_values(|piece| piece_value(piece, &Weights::hand_set().sannin));
+        let (middle, last) = (Player::Second, Player::Third);
+        let position = |pieces: &[(Cell, Piece)], to_move| {
+            SanninPosition::from_setup(SanninSetup { pieces: pieces.to_vec(), to_move, ..start.clone() }, rules)
+        };
+        // The three kings of the start, a Middle gold and a Last rook that attacks it, where
+        // nothing else stands attacked by another seat: so that only this one attack can move
+        // the values.
+        let gold = grid
+            .cells()
+            .flat_map(|on| grid.cells().map(move |by| (on, by)))
+            .find_map(|(on, by)| {
+                let mut pieces: Vec<(Cell, Piece)> =
+                    start.pieces.iter().copied().filter(|&(_, p)| p.role == Role::King).collect();
+                pieces.extend([
+                    (on, Piece { player: middle, role: Role::Gold, promoted: false }),
+                    (by, Piece { player: last, role: Role::Rook, promoted: false }),
+                ]);
+                let pos = position(&pieces, Player::First).ok()?;
+                let maps = ByPlayer::new(|p| pos.attack_map_and_value(p, &values).0);
+                let exposed = |p: Player| {
+                    let [q, r] = p.others3();
+                    pos.pieces_of(p) & (maps[q] | maps[r])
+                };
+                let alone = exposed(middle) == CellSet::from_cell(on)
+                    && maps[last].contains(on)
+                    && !maps[middle].contains(on)
+                    && !maps[Player::First].contains(on)
+                    && exposed(Player::First).is_empty()
+                    && exposed(last).is_empty();
+                alone.then_some(pieces)
+            })
+            .expect("some cell where a lone Last rook alone attacks a Middle gold");
+        let mut without = Weights::hand_set();
+        without.sannin.threat_pct = 0;
+        let mut with = without;
+        with.sannin.threat_pct = 100;
+        let middle_loss = |to_move| {
+            let pos = position(&gold, to_move).unwrap();
+            pos.evaluate(&without)[middle.index()] - pos.evaluate(&with)[middle.index()]
+        };
+        // Last moves before Middle: Middle loses its gold.
+        assert_eq!(middle_loss(last), with.sannin.gold);
+        // First to move, then Middle, who can save its gold before Last moves; and Middle to move.
+        assert_eq!(middle_loss(Player::First), 0);
+        assert_eq!(middle_loss(middle), 0);
     }
 
     /// Each cell a seat attacks is worth `control` to it; a seat's value is its own less half

@@ -90,9 +90,9 @@ weights!(
         castle_right = 20,
         /// Per cell the seat's pieces attack, as Hex Shogi 91's `control` (0 as set by hand).
         control = 0,
-        /// Percent of the most valuable piece of a seat not to move that another seat attacks
-        /// and its owner does not defend, taken off that seat (a threat the quiescence search
-        /// may not see).
+        /// Percent of the most valuable piece of a seat not to move that a seat moving before
+        /// it attacks and its owner does not defend, taken off that seat (a threat the
+        /// quiescence search may not see).
         threat_pct = 30,
         /// Being allied: two kings to guard (either mated loses both), no promotion, no Garden,
         /// and a partner who may not play well.
@@ -125,7 +125,7 @@ weights!(
         king_attacker = 22,
         king_zone_attacked = 9,
         /// Hex Shogi 91: the side to move is in check. Three players: per king of a seat not to
-        /// move that another seat attacks, guarded or not.
+        /// move that a seat moving before it attacks, guarded or not.
         in_check = 50,
         /// Per cell the seat's pieces attack: room to move and cells held (docs/STRENGTH.md,
         /// "Board control and a fit that gains"; 0 for three players, where it was not shown to
