@@ -285,25 +285,33 @@ fn with_weight_line(text: &str, name: &str, block: &str) -> String {
     with_weight_lines(text, &[name], block)
 }
 
-/// The weights file with each of the `names=` lines, and the comment block above each that
+/// The weights file with each of the `names=` lines, and the comment block above them that
 /// begins with "# Set by matches" (an earlier run's), replaced by `block` at the end of the file.
+/// A record of several weights stays while any of them is not set again: it is still theirs.
 pub(crate) fn with_weight_lines(text: &str, names: &[&str], block: &str) -> String {
-    let is_line = |line: &str| line.split_once('=').is_some_and(|(k, _)| names.contains(&k.trim()));
+    let is_named = |line: &str| line.split_once('=').is_some_and(|(k, _)| names.contains(&k.trim()));
     let lines: Vec<&str> = text.lines().collect();
-    let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
-    for line in lines {
-        if !is_line(line) {
-            kept.push(line);
-            continue;
-        }
-        // Drop the comments just above, back to their "Set by matches" line if they have one.
-        let comments = kept.iter().rev().take_while(|l| l.starts_with('#')).count();
-        let block_start = kept[kept.len() - comments..].iter().rposition(|l| l.starts_with("# Set by matches"));
-        if let Some(start) = block_start {
-            kept.truncate(kept.len() - comments + start);
-        }
+    let mut out = String::with_capacity(text.len() + block.len());
+    let mut push = |line: &str| {
+        out.push_str(line);
+        out.push('\n');
+    };
+    let mut start = 0;
+    while start < lines.len() {
+        // A run of comments and the weight lines under it; the run's last record is theirs.
+        let comments_end = start + lines[start..].iter().take_while(|l| l.starts_with('#')).count();
+        let weights_end = comments_end + lines[comments_end..].iter().take_while(|l| !l.starts_with('#')).count();
+        let weight_lines = &lines[comments_end..weights_end];
+        let record = lines[start..comments_end].iter().rposition(|l| l.starts_with("# Set by matches"));
+        let record_replaced = !weight_lines.is_empty() && weight_lines.iter().all(|l| is_named(l));
+        let comments_kept_to = match record {
+            Some(at) if record_replaced => start + at,
+            _ => comments_end,
+        };
+        lines[start..comments_kept_to].iter().for_each(|l| push(l));
+        weight_lines.iter().filter(|l| !is_named(l)).for_each(|l| push(l));
+        start = weights_end;
     }
-    let mut out: String = kept.iter().map(|line| format!("{line}\n")).collect();
     out.push_str(block);
     out
 }
@@ -359,9 +367,16 @@ mod tests {
 
     #[test]
     fn the_weight_line_and_its_earlier_block_are_replaced_and_the_rest_kept() {
-        let text = "# fitted\nhex.gold=552\n# Set by matches: an earlier run\n#   30: …\nhex.threat_pct=60\nhex.control=8\n";
+        let text =
+            "# fitted\nhex.gold=552\n# Set by matches: an earlier run\n#   30: …\nhex.threat_pct=60\n# by hand\nhex.control=8\n";
         let out = with_weight_line(text, "hex.threat_pct", "# Set by matches: now\nhex.threat_pct=100\n");
-        assert_eq!(out, "# fitted\nhex.gold=552\nhex.control=8\n# Set by matches: now\nhex.threat_pct=100\n");
+        assert_eq!(out, "# fitted\nhex.gold=552\n# by hand\nhex.control=8\n# Set by matches: now\nhex.threat_pct=100\n");
+        // A record of several weights stays with the others, and goes when all are set again.
+        let text = "# Set by matches: a run over two\nhex.threat_pct=60\nhex.control=8\n# Set by matches: gold\nhex.gold=552\n";
+        let out = with_weight_line(text, "hex.threat_pct", "# Set by matches: now\nhex.threat_pct=100\n");
+        assert_eq!(out, "# Set by matches: a run over two\nhex.control=8\n# Set by matches: gold\nhex.gold=552\n# Set by matches: now\nhex.threat_pct=100\n");
+        let out = with_weight_lines(text, &["hex.control", "hex.threat_pct"], "# Set by matches: both\n");
+        assert_eq!(out, "# Set by matches: gold\nhex.gold=552\n# Set by matches: both\n");
         // Comments above the line that are not a block of this command's stay.
         let text = "# fitted\nhex.gold=552\n# a note\nhex.threat_pct=60\n";
         let out = with_weight_line(text, "hex.threat_pct", "hex.threat_pct=100\n");
