@@ -150,7 +150,7 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
     if pos.piece_at(garden).is_some_and(|p| p.player == player) {
         return false;
     }
-    pos.attacks_from(king).contains(garden)
+    pos.attacks_cell(king, garden)
 }
 
 /// The most valuable piece on the cells of `exposed` (a seat's pieces that another seat attacks

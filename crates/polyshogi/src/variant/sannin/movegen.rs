@@ -608,6 +608,12 @@ impl SanninPosition {
         }
     }
 
+    /// Whether the piece on the occupied cell `from` attacks `target` as the board stands: one
+    /// ray walked at most, where `attacks_from` walks every ray of a ranging piece.
+    pub fn attacks_cell(&self, from: Cell, target: Cell) -> bool {
+        self.piece_attacks(self.store.code(from) as usize, from, target, self.store.occupied())
+    }
+
     /// Whether a piece of square code `code` standing on `from` attacks `target`: by a step or
     /// leap, or along the one ray joining them if it ranges that way and nothing stands between.
     fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
@@ -781,6 +787,7 @@ impl SanninPosition {
 mod tests {
     use super::SanninPosition;
     use crate::mv::{Move, MoveList};
+    use crate::piece::Role;
     use crate::rules::Rules;
     use crate::splitmix::SplitMix;
     use crate::variant::sannin::SanninRules;
@@ -849,5 +856,30 @@ mod tests {
         }
         assert!(proofs[1] > 10_000, "moves taken as proof (lone, allied): {proofs:?}");
         assert!(king_proofs > 100, "king steps taken as proof in check: {king_proofs}");
+    }
+
+    /// `attacks_cell` answers as `attacks_from` does, for every piece and cell along random
+    /// games that take an illumination whenever one is offered, so that promoted kings range.
+    #[test]
+    fn attacks_cell_agrees_with_attacks_from() {
+        let mut promoted_kings = 0;
+        for seed in 0..4 {
+            let mut pos = SanninPosition::start(SanninRules::default());
+            let mut rng = SplitMix::new(seed);
+            let mut moves = MoveList::new();
+            while pos.outcome().is_none() && pos.plies() < 300 {
+                for from in pos.occupied() {
+                    let reach = pos.attacks_from(from);
+                    for target in pos.tables.grid.cells() {
+                        assert_eq!(pos.attacks_cell(from, target), reach.contains(target), "{from:?} on {target:?} in {pos:?}");
+                    }
+                    promoted_kings += usize::from(pos.piece_at(from).is_some_and(|p| p.role == Role::King && p.promoted));
+                }
+                pos.legal_moves(&mut moves);
+                let illumination = moves.iter().copied().find(|m| matches!(m, Move::Illuminate { .. }));
+                pos.play_unchecked(illumination.unwrap_or_else(|| moves[rng.below(moves.len())]));
+            }
+        }
+        assert!(promoted_kings > 100, "promoted kings seen: {promoted_kings}");
     }
 }
