@@ -9,7 +9,9 @@ use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
-use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
+use super::attacks::{
+    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, two_largest, KingSafetyWeights, Neighbourhoods,
+};
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, SanninWeights, Values, Weights};
 
 /// The value of a piece on the board (a king: 0 unpromoted, its bonus when promoted).
@@ -98,7 +100,12 @@ fn evaluate_from(
     let occupied = pos.occupied();
     let (maps, on_board) = attack_maps_and_values(&Player::ALL, attack_map_and_value);
     let hood = Neighbourhoods::get(pos.tables().grid);
-    let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
+    let safety = KingSafetyWeights {
+        defender: w.king_defender,
+        attacker: w.king_attacker,
+        zone_attacked: w.king_zone_attacked,
+        zone_attacked_sq: w.king_zone_attacked_sq,
+    };
     let active = pos.active_players();
     let mover = pos.to_move();
     let mut raw = [0; 3];
@@ -111,6 +118,8 @@ fn evaluate_from(
         let attacked = maps[q] | maps[r];
         if let Some(king) = pos.king(p) {
             score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
+            let others_in_hand = (pos.hand(q).total() + pos.hand(r).total()) as i32;
+            score -= drop_room(king, occupied, hood) * others_in_hand * w.drop_near;
             if attacked.contains(king) {
                 score -= w.in_check;
             }
@@ -130,7 +139,8 @@ fn evaluate_from(
         }
         if p != mover {
             let attacked_first = attacked_before_turn_of(p, mover, active, &maps);
-            score -= threatened_value(pos, own & attacked_first & !maps[p], values) * w.threat_pct / 100;
+            let (most, second) = threatened_values(pos, own & attacked_first & !maps[p], values);
+            score -= most * w.threat_pct / 100 + second * w.fork_pct / 100;
         }
         if pos.allies().contains(p) {
             score -= w.allied;
@@ -153,10 +163,10 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
     pos.attacks_cell(king, garden)
 }
 
-/// The most valuable piece on the cells of `exposed` (a seat's pieces that another seat attacks
-/// and it does not defend).
-fn threatened_value(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> i32 {
-    exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
+/// The two most valuable pieces on the cells of `exposed` (a seat's pieces that another seat
+/// attacks and it does not defend).
+fn threatened_values(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> (i32, i32) {
+    two_largest(exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])))
 }
 
 #[cfg(test)]
@@ -266,6 +276,100 @@ mod tests {
         // First to move, then Middle, who can save its gold before Last moves; and Middle to move.
         assert_eq!(middle_loss(Player::First), 0);
         assert_eq!(middle_loss(middle), 0);
+    }
+
+    /// Of two undefended pieces that a seat moving first attacks, the owner loses `threat_pct`
+    /// of the more valuable and `fork_pct` of the other.
+    #[test]
+    fn a_fork_costs_fork_pct_of_the_second_piece() {
+        use polyshogi::player::ByPlayer;
+        use polyshogi::variant::sannin::SanninSetup;
+        let rules = SanninRules::default();
+        let start = SanninSetup::start(&rules);
+        let grid = SanninPosition::start(rules).tables().grid;
+        let values = kind_values(|piece| piece_value(piece, &Weights::hand_set().sannin));
+        let (middle, last) = (Player::Second, Player::Third);
+        let kings: Vec<(Cell, Piece)> = start.pieces.iter().copied().filter(|&(_, p)| p.role == Role::King).collect();
+        let position = |pieces: &[(Cell, Piece)], to_move| {
+            SanninPosition::from_setup(SanninSetup { pieces: pieces.to_vec(), to_move, ..start.clone() }, rules)
+        };
+        let rook = Piece { player: last, role: Role::Rook, promoted: false };
+        let (gold, silver) = (
+            Piece { player: middle, role: Role::Gold, promoted: false },
+            Piece { player: middle, role: Role::Silver, promoted: false },
+        );
+        // The three kings of the start and a Last rook that attacks a Middle gold and a Middle
+        // silver, where nothing else stands attacked by another seat.
+        let fork = grid
+            .cells()
+            .find_map(|by| {
+                let alone = position(&[kings.as_slice(), &[(by, rook)]].concat(), Player::First).ok()?;
+                let reach: Vec<Cell> = (alone.attack_map_and_value(last, &values).0 - alone.occupied()).collect();
+                reach.iter().flat_map(|&a| reach.iter().map(move |&b| (a, b))).find_map(|(a, b)| {
+                    let pieces = [kings.as_slice(), &[(by, rook), (a, gold), (b, silver)]].concat();
+                    let pos = position(&pieces, Player::First).ok()?;
+                    let maps = ByPlayer::new(|p| pos.attack_map_and_value(p, &values).0);
+                    let exposed = |p: Player| {
+                        let [q, r] = p.others3();
+                        pos.pieces_of(p) & (maps[q] | maps[r]) & !maps[p]
+                    };
+                    let forked = exposed(middle) == CellSet::from_cell(a).with(b)
+                        && (maps[last] - maps[Player::First]).contains(a)
+                        && (maps[last] - maps[Player::First]).contains(b)
+                        && exposed(Player::First).is_empty()
+                        && exposed(last).is_empty();
+                    forked.then_some(pieces)
+                })
+            })
+            .expect("some cells where a lone Last rook forks a Middle gold and silver");
+        let mut without = Weights::hand_set();
+        (without.sannin.threat_pct, without.sannin.fork_pct) = (0, 0);
+        let middle_loss = |threat_pct, fork_pct, to_move| {
+            let mut with = without;
+            (with.sannin.threat_pct, with.sannin.fork_pct) = (threat_pct, fork_pct);
+            let pos = position(&fork, to_move).unwrap();
+            pos.evaluate(&without)[middle.index()] - pos.evaluate(&with)[middle.index()]
+        };
+        let w = &without.sannin;
+        assert_eq!(middle_loss(0, 100, last), w.silver);
+        assert_eq!(middle_loss(100, 100, last), w.gold + w.silver);
+        assert_eq!(middle_loss(100, 0, last), w.gold);
+        // Middle moves before Last: neither counts.
+        assert_eq!(middle_loss(100, 100, Player::First), 0);
+    }
+
+    /// Each empty cell next to a seat's king costs it `drop_near` per piece the other seats
+    /// hold in hand, along capturing games (whose hands fill).
+    #[test]
+    fn drop_near_counts_the_empty_cells_next_to_the_king_per_piece_in_the_others_hands() {
+        let without = Weights::hand_set();
+        assert_eq!(without.sannin.drop_near, 0);
+        let mut with = without;
+        // Even, so that halving the others' sum loses nothing to rounding.
+        with.sannin.drop_near = 2;
+        let hood = Neighbourhoods::get(SanninPosition::start(SanninRules::default()).tables().grid);
+        let mut compared = 0;
+        for seed in 1..=4 {
+            crate::test_games::along_a_capturing_game(SanninPosition::start(SanninRules::default()), seed, 200, |pos| {
+                if pos.active_players().len() < 3 || !pos.allies().is_empty() {
+                    return;
+                }
+                let cost = |p: Player| {
+                    let [q, r] = p.others3();
+                    let in_hand = (pos.hand(q).total() + pos.hand(r).total()) as i32;
+                    let empty = (hood.near[pos.king(p).unwrap().usize()] - pos.occupied()).count() as i32;
+                    empty * in_hand * with.sannin.drop_near
+                };
+                for p in Player::ALL {
+                    let [q, r] = p.others3();
+                    let expected = -cost(p) + (cost(q) + cost(r)) / 2;
+                    let gain = pos.evaluate(&with)[p.index()] - pos.evaluate(&without)[p.index()];
+                    assert_eq!(gain, expected, "{p:?} in {pos:?}");
+                    compared += (cost(p) != 0) as usize;
+                }
+            });
+        }
+        assert!(compared > 50, "only {compared} seats with pieces in the others' hands and room by the king");
     }
 
     /// Each cell a seat attacks is worth `control` to it; a seat's value is its own less half
