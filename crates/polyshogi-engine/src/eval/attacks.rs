@@ -37,12 +37,6 @@ pub fn attacked_before_turn_of(player: Player, mover: Player, active: PlayerSet,
     attacked
 }
 
-/// The largest and the second largest of `values` (0 for each that is missing): a seat's two
-/// most valuable threatened pieces, of which it can save one.
-pub fn two_largest(values: impl Iterator<Item = i32>) -> (i32, i32) {
-    values.fold((0, 0), |(first, second), v| if v > first { (v, first) } else { (first, second.max(v)) })
-}
-
 /// Per-cell neighbourhoods of a hex board: the twelve cells one step away, the cells within
 /// two king steps, and the number of orthogonal steps to the centre.
 pub struct Neighbourhoods {
@@ -101,14 +95,11 @@ impl Neighbourhoods {
 }
 
 /// King safety shared by the hex games: defenders next to the king, other seats' pieces
-/// within two steps, and attacked cells next to it, counted once each and once more by the
-/// square of their number (a king attacked on many sides is nearer mate than the cells add up
-/// to).
+/// within two steps, and attacked cells next to it.
 pub struct KingSafetyWeights {
     pub defender: i32,
     pub attacker: i32,
     pub zone_attacked: i32,
-    pub zone_attacked_sq: i32,
 }
 
 pub fn king_safety(
@@ -128,7 +119,7 @@ pub fn king_safety(
         attacked |= maps[p];
     }
     let zone = (near & attacked).count() as i32;
-    defenders * w.defender - attackers * w.attacker - zone * w.zone_attacked - zone * zone * w.zone_attacked_sq
+    defenders * w.defender - attackers * w.attacker - zone * w.zone_attacked
 }
 
 /// The empty cells next to `king`: where a piece from another seat's hand could be dropped
@@ -167,36 +158,6 @@ mod tests {
                 }
             });
         }
-    }
-
-    /// `zone_attacked_sq` counts the square of the attacked cells next to the king: a king
-    /// attacked on twice the cells loses four times as much by it.
-    #[test]
-    fn zone_attacked_sq_grows_with_the_square_of_the_attacked_cells() {
-        let only_sq = KingSafetyWeights { defender: 0, attacker: 0, zone_attacked: 0, zone_attacked_sq: 1 };
-        let only_zone = KingSafetyWeights { zone_attacked: 1, zone_attacked_sq: 0, ..only_sq };
-        let hood = Neighbourhoods::get(&HEX127);
-        let mut attacked_kings = 0;
-        along_a_capturing_game(SanninPosition::start(SanninRules::default()), 4, 200, |pos| {
-            let maps = ByPlayer::new(|p| pos.pieces_of(p).fold(CellSet::EMPTY, |map, cell| map | pos.attacks_from(cell)));
-            for p in Player::ALL {
-                let Some(king) = pos.king(p) else { continue };
-                let own = pos.pieces_of(p);
-                let safety = |w| king_safety(king, p, own, pos.occupied() - own, &maps, hood, w);
-                let zone = -safety(&only_zone);
-                assert_eq!(safety(&only_sq), -zone * zone);
-                attacked_kings += (zone > 1) as usize;
-            }
-        });
-        assert!(attacked_kings > 10, "only {attacked_kings} kings with two attacked cells or more next to them");
-    }
-
-    #[test]
-    fn two_largest_keeps_a_repeated_value_twice() {
-        assert_eq!(two_largest([300, 900, 100, 500].into_iter()), (900, 500));
-        assert_eq!(two_largest([500, 500, 100].into_iter()), (500, 500));
-        assert_eq!(two_largest([700].into_iter()), (700, 0));
-        assert_eq!(two_largest(std::iter::empty()), (0, 0));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
 use super::attacks::{
-    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, two_largest, KingSafetyWeights, Neighbourhoods,
+    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, KingSafetyWeights, Neighbourhoods,
 };
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, HexWeights, Values, Weights};
 
@@ -74,12 +74,7 @@ fn evaluate_from(
     let occupied = pos.occupied();
     let (maps, on_board) = attack_maps_and_values(pos.seats(), attack_map_and_value);
     let hood = Neighbourhoods::get(pos.tables().grid);
-    let safety = KingSafetyWeights {
-        defender: w.king_defender,
-        attacker: w.king_attacker,
-        zone_attacked: w.king_zone_attacked,
-        zone_attacked_sq: w.king_zone_attacked_sq,
-    };
+    let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
     let three = pos.is_three_player();
     let active = Rules::players_in(pos);
     let mover = pos.to_move();
@@ -112,8 +107,7 @@ fn evaluate_from(
             score -= w.in_check;
         }
         if p != mover {
-            let (most, second) = threatened_values(pos, own & attacked & !maps[p], w, values);
-            score -= most * w.threat_pct / 100 + second * w.fork_pct / 100;
+            score -= threatened_value(pos, own & attacked & !maps[p], w, values) * w.threat_pct / 100;
         }
         raw[p.index()] = score;
     }
@@ -129,16 +123,19 @@ fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeigh
     }
 }
 
-/// The two most valuable of the `exposed` pieces: a seat's own, attacked by another seat (with
-/// three players, one that moves before it) and not defended (kings count in the three-player
-/// game, where they can be taken).
-fn threatened_values(pos: &HexShogiPosition, exposed: CellSet, w: &HexWeights, values: &[i32; 16]) -> (i32, i32) {
-    two_largest(exposed.map(|cell| match pos.piece_at(cell) {
-        Some(piece) if piece.role == Role::King && pos.is_three_player() => w.king_held,
-        Some(piece) if piece.role == Role::King => 0,
-        Some(piece) => values[piece.kind()],
-        None => 0,
-    }))
+/// The most valuable of the `exposed` pieces: a seat's own, attacked by another seat (with three
+/// players, one that moves before it) and not defended (kings count in the three-player game,
+/// where they can be taken).
+fn threatened_value(pos: &HexShogiPosition, exposed: CellSet, w: &HexWeights, values: &[i32; 16]) -> i32 {
+    exposed
+        .map(|cell| match pos.piece_at(cell) {
+            Some(piece) if piece.role == Role::King && pos.is_three_player() => w.king_held,
+            Some(piece) if piece.role == Role::King => 0,
+            Some(piece) => values[piece.kind()],
+            None => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The cells that some seat other than `player` attacks.

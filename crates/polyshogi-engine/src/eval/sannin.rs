@@ -10,7 +10,7 @@ use polyshogi::player::Player;
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{
-    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, two_largest, KingSafetyWeights, Neighbourhoods,
+    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, KingSafetyWeights, Neighbourhoods,
 };
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, SanninWeights, Values, Weights};
 
@@ -100,12 +100,7 @@ fn evaluate_from(
     let occupied = pos.occupied();
     let (maps, on_board) = attack_maps_and_values(&Player::ALL, attack_map_and_value);
     let hood = Neighbourhoods::get(pos.tables().grid);
-    let safety = KingSafetyWeights {
-        defender: w.king_defender,
-        attacker: w.king_attacker,
-        zone_attacked: w.king_zone_attacked,
-        zone_attacked_sq: w.king_zone_attacked_sq,
-    };
+    let safety = KingSafetyWeights { defender: w.king_defender, attacker: w.king_attacker, zone_attacked: w.king_zone_attacked };
     let active = pos.active_players();
     let mover = pos.to_move();
     let mut raw = [0; 3];
@@ -139,8 +134,7 @@ fn evaluate_from(
         }
         if p != mover {
             let attacked_first = attacked_before_turn_of(p, mover, active, &maps);
-            let (most, second) = threatened_values(pos, own & attacked_first & !maps[p], values);
-            score -= most * w.threat_pct / 100 + second * w.fork_pct / 100;
+            score -= threatened_value(pos, own & attacked_first & !maps[p], values) * w.threat_pct / 100;
         }
         if pos.allies().contains(p) {
             score -= w.allied;
@@ -163,10 +157,10 @@ fn reaches_garden(pos: &SanninPosition, player: Player, king: Cell) -> bool {
     pos.attacks_cell(king, garden)
 }
 
-/// The two most valuable pieces on the cells of `exposed` (a seat's pieces that another seat
-/// attacks and it does not defend).
-fn threatened_values(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> (i32, i32) {
-    two_largest(exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])))
+/// The most valuable piece on the cells of `exposed` (a seat's pieces that another seat attacks
+/// and it does not defend).
+fn threatened_value(pos: &SanninPosition, exposed: CellSet, values: &[i32; 16]) -> i32 {
+    exposed.map(|cell| pos.piece_at(cell).map_or(0, |piece| values[piece.kind()])).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -276,66 +270,6 @@ mod tests {
         // First to move, then Middle, who can save its gold before Last moves; and Middle to move.
         assert_eq!(middle_loss(Player::First), 0);
         assert_eq!(middle_loss(middle), 0);
-    }
-
-    /// Of two undefended pieces that a seat moving first attacks, the owner loses `threat_pct`
-    /// of the more valuable and `fork_pct` of the other.
-    #[test]
-    fn a_fork_costs_fork_pct_of_the_second_piece() {
-        use polyshogi::player::ByPlayer;
-        use polyshogi::variant::sannin::SanninSetup;
-        let rules = SanninRules::default();
-        let start = SanninSetup::start(&rules);
-        let grid = SanninPosition::start(rules).tables().grid;
-        let values = kind_values(|piece| piece_value(piece, &Weights::hand_set().sannin));
-        let (middle, last) = (Player::Second, Player::Third);
-        let kings: Vec<(Cell, Piece)> = start.pieces.iter().copied().filter(|&(_, p)| p.role == Role::King).collect();
-        let position = |pieces: &[(Cell, Piece)], to_move| {
-            SanninPosition::from_setup(SanninSetup { pieces: pieces.to_vec(), to_move, ..start.clone() }, rules)
-        };
-        let rook = Piece { player: last, role: Role::Rook, promoted: false };
-        let (gold, silver) = (
-            Piece { player: middle, role: Role::Gold, promoted: false },
-            Piece { player: middle, role: Role::Silver, promoted: false },
-        );
-        // The three kings of the start and a Last rook that attacks a Middle gold and a Middle
-        // silver, where nothing else stands attacked by another seat.
-        let fork = grid
-            .cells()
-            .find_map(|by| {
-                let alone = position(&[kings.as_slice(), &[(by, rook)]].concat(), Player::First).ok()?;
-                let reach: Vec<Cell> = (alone.attack_map_and_value(last, &values).0 - alone.occupied()).collect();
-                reach.iter().flat_map(|&a| reach.iter().map(move |&b| (a, b))).find_map(|(a, b)| {
-                    let pieces = [kings.as_slice(), &[(by, rook), (a, gold), (b, silver)]].concat();
-                    let pos = position(&pieces, Player::First).ok()?;
-                    let maps = ByPlayer::new(|p| pos.attack_map_and_value(p, &values).0);
-                    let exposed = |p: Player| {
-                        let [q, r] = p.others3();
-                        pos.pieces_of(p) & (maps[q] | maps[r]) & !maps[p]
-                    };
-                    let forked = exposed(middle) == CellSet::from_cell(a).with(b)
-                        && (maps[last] - maps[Player::First]).contains(a)
-                        && (maps[last] - maps[Player::First]).contains(b)
-                        && exposed(Player::First).is_empty()
-                        && exposed(last).is_empty();
-                    forked.then_some(pieces)
-                })
-            })
-            .expect("some cells where a lone Last rook forks a Middle gold and silver");
-        let mut without = Weights::hand_set();
-        (without.sannin.threat_pct, without.sannin.fork_pct) = (0, 0);
-        let middle_loss = |threat_pct, fork_pct, to_move| {
-            let mut with = without;
-            (with.sannin.threat_pct, with.sannin.fork_pct) = (threat_pct, fork_pct);
-            let pos = position(&fork, to_move).unwrap();
-            pos.evaluate(&without)[middle.index()] - pos.evaluate(&with)[middle.index()]
-        };
-        let w = &without.sannin;
-        assert_eq!(middle_loss(0, 100, last), w.silver);
-        assert_eq!(middle_loss(100, 100, last), w.gold + w.silver);
-        assert_eq!(middle_loss(100, 0, last), w.gold);
-        // Middle moves before Last: neither counts.
-        assert_eq!(middle_loss(100, 100, Player::First), 0);
     }
 
     /// Each empty cell next to a seat's king costs it `drop_near` per piece the other seats

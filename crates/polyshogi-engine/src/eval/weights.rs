@@ -80,8 +80,6 @@ weights!(
         king_attacker = 22,
         /// Per cell next to the king that another seat attacks.
         king_zone_attacked = 9,
-        /// Per square of the number of those cells (0 as set by hand).
-        king_zone_attacked_sq = 0,
         /// Per empty cell next to the king, per piece in the other seats' hands (0 as set by
         /// hand).
         drop_near = 0,
@@ -99,9 +97,6 @@ weights!(
         /// it attacks and its owner does not defend, taken off that seat (a threat the
         /// quiescence search may not see).
         threat_pct = 30,
-        /// Percent of the second most valuable of those pieces: of two threatened pieces the
-        /// owner can save one (0 as set by hand).
-        fork_pct = 0,
         /// Being allied: two kings to guard (either mated loses both), no promotion, no Garden,
         /// and a partner who may not play well.
         allied = 3000,
@@ -132,8 +127,6 @@ weights!(
         king_defender = 14,
         king_attacker = 22,
         king_zone_attacked = 9,
-        /// As Sannin's `king_zone_attacked_sq`.
-        king_zone_attacked_sq = 0,
         /// As Sannin's `drop_near`.
         drop_near = 0,
         /// Hex Shogi 91: the side to move is in check. Three players: per king of a seat not to
@@ -145,8 +138,6 @@ weights!(
         control = 4,
         /// As Sannin's `threat_pct`.
         threat_pct = 30,
-        /// As Sannin's `fork_pct`.
-        fork_pct = 0,
     }
 );
 
