@@ -8,9 +8,7 @@ use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
 use polyshogi::{MoveList, Rules};
 
-use super::attacks::{
-    attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, KingSafetyWeights, Neighbourhoods,
-};
+use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, HexWeights, Values, Weights};
 
 /// The value of a piece other than a king.
@@ -85,10 +83,8 @@ fn evaluate_from(
         let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
         score += maps[p].count() as i32 * w.control;
         let kings = own & pos.kings();
-        let others_in_hand: u32 = pos.seats().iter().filter(|&&q| q != p).map(|&q| pos.hand(q).total()).sum();
         for king in kings {
             score += king_safety(king, p, own, occupied - own, &maps, hood, &safety);
-            score -= drop_room(king, occupied, hood) * others_in_hand as i32 * w.drop_near;
         }
         if three {
             let held = pos.kings_held(p) as i32;

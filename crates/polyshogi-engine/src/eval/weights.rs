@@ -127,8 +127,6 @@ weights!(
         king_defender = 14,
         king_attacker = 22,
         king_zone_attacked = 9,
-        /// As Sannin's `drop_near`.
-        drop_near = 0,
         /// Hex Shogi 91: the side to move is in check. Three players: per king of a seat not to
         /// move that a seat moving before it attacks, guarded or not.
         in_check = 50,
