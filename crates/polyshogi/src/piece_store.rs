@@ -255,20 +255,15 @@ impl<K: GameKeys> PieceStore<K> {
     }
 }
 
-// By hand rather than derived: a derive would ask the same of the key marker `K`.
+// By hand rather than derived: a derive would ask the same of the key marker `K`. Copy, so
+// that a position holding a store can copy it with its other plain fields in one block.
 impl<K> Clone for PieceStore<K> {
     fn clone(&self) -> Self {
-        PieceStore {
-            board: self.board,
-            by_player: self.by_player,
-            occupied: self.occupied,
-            hands: self.hands,
-            material_key: self.material_key,
-            board_keys: self.board_keys,
-            keys: PhantomData,
-        }
+        *self
     }
 }
+
+impl<K> Copy for PieceStore<K> {}
 
 /// Two stores are equal when their boards and hands are: everything else follows from those.
 impl<K> PartialEq for PieceStore<K> {

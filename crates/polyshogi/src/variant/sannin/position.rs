@@ -125,7 +125,6 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 /// A legal, playable Sannin position.
-#[derive(Clone)]
 pub struct SanninPosition {
     pub(super) tables: &'static SanninTables,
     pub(super) rules: SanninRules,
@@ -158,6 +157,15 @@ pub struct SanninPosition {
     /// the threats after it with these. Every change to the board forgets them; the rest of a
     /// move's changes come between that and the next `legal_moves`.
     pub(super) standing_threats: OnceLock<StandingThreats>,
+}
+
+// By hand: every field but the last two is Copy and is copied in one block. The derive cloned
+// field by field through a temporary, which cost the searches, which copy the position at
+// every node, a few percent of their time (docs/BENCHMARKS.md).
+impl Clone for SanninPosition {
+    fn clone(&self) -> SanninPosition {
+        SanninPosition { eliminations: self.eliminations.clone(), standing_threats: self.standing_threats.clone(), ..*self }
+    }
 }
 
 impl SanninPosition {
