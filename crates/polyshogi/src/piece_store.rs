@@ -7,7 +7,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::cellset::CellSet;
-use crate::geometry::{Cell, HexGrid};
+use crate::geometry::Cell;
 use crate::mv::HourSet;
 use crate::piece::{Hand, Piece, Role};
 use crate::player::{ByPlayer, Player};
@@ -159,13 +159,16 @@ impl<K: GameKeys> PieceStore<K> {
         self.attacks_and_value(player, kind_values, |code, from| step_targets[code][from.usize()])
     }
 
-    /// The second part: the cells `player`'s pieces on `rangers` reach along their ranges
-    /// (`range_hours`, by code), which depend on the whole board.
+    /// The second part: `player`'s pieces on `rangers`, each with the hours it ranges along
+    /// (`range_hours`, by code). What they reach depends on the whole board.
     #[inline]
-    pub fn range_map(&self, player: Player, rangers: CellSet, grid: &HexGrid, range_hours: &[HourSet; CODES]) -> CellSet {
-        (self.by_player[player] & rangers)
-            .into_iter()
-            .fold(CellSet::EMPTY, |map, from| map | grid.ranges(from, range_hours[self.code(from) as usize], self.occupied))
+    pub fn ranging_pieces<'a>(
+        &'a self,
+        player: Player,
+        rangers: CellSet,
+        range_hours: &'a [HourSet; CODES],
+    ) -> impl Iterator<Item = (Cell, HourSet)> + 'a {
+        (self.by_player[player] & rangers).into_iter().map(|from| (from, range_hours[self.code(from) as usize]))
     }
 
     #[inline]

@@ -41,7 +41,10 @@ impl Evaluate for HexShogiPosition {
         let values = kind_values(|piece| piece_value(piece, hex_weights(self, weights)));
         let occupied = self.occupied();
         evaluate_from(self, weights, &values, |p| {
-            maps.get_or_insert(self.board_key(p), occupied, || self.step_map_and_value(p, &values), || self.range_map(p))
+            let steps = || self.step_map_and_value(p, &values);
+            maps.get_or_insert(self.board_key(p), occupied, steps, self.ranging_pieces(p), |from, hours| {
+                self.reach_along(from, hours)
+            })
         })
     }
 
@@ -173,7 +176,9 @@ mod tests {
                     }
                     for &p in pos.seats() {
                         let (map, value) = pos.step_map_and_value(p, &values);
-                        assert_eq!((map | pos.range_map(p), value), pos.attack_map_and_value(p, &values), "{p:?} in {pos:?}");
+                        let ranges =
+                            pos.ranging_pieces(p).fold(CellSet::EMPTY, |map, (from, hours)| map | pos.reach_along(from, hours));
+                        assert_eq!((map | ranges, value), pos.attack_map_and_value(p, &values), "{p:?} in {pos:?}");
                     }
                     pos.play_unchecked(moves[rng.below(moves.len())]);
                 }

@@ -373,6 +373,9 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 if reduce && count >= 12 && depth >= 5 {
                     new_depth -= 1;
                 }
+                if new_depth > 0 {
+                    self.ctx.tt.prefetch(next.search_key() ^ self.salt);
+                }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
                 count += 1;
                 if self.ctx.control.aborted() {

@@ -6,7 +6,7 @@
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
-use crate::mv::{Move, MoveCount, MoveList, MoveSink};
+use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
@@ -102,14 +102,21 @@ impl HexShogiPosition {
     }
 
     /// `attack_map_and_value` in two parts, for an evaluation that keeps the first: see
-    /// `PieceStore::step_map_and_value` and `range_map`.
+    /// `PieceStore::step_map_and_value` and `ranging_pieces`.
     pub fn step_map_and_value(&self, player: Player, kind_values: &[i32; 16]) -> (CellSet, i32) {
         self.store.step_map_and_value(player, kind_values, &self.tables.step_targets)
     }
 
-    /// The second part of `step_map_and_value`.
-    pub fn range_map(&self, player: Player) -> CellSet {
-        self.store.range_map(player, self.rangers, self.tables.grid, &self.tables.range_hours)
+    /// The second part: `player`'s ranging pieces, each with the hours it ranges along, whose
+    /// `reach_along` complete the attack map.
+    pub fn ranging_pieces(&self, player: Player) -> impl Iterator<Item = (Cell, HourSet)> + '_ {
+        self.store.ranging_pieces(player, self.rangers, &self.tables.range_hours)
+    }
+
+    /// The cells a piece on `from` reaches along `hours` as the board stands.
+    #[inline]
+    pub fn reach_along(&self, from: Cell, hours: HourSet) -> CellSet {
+        self.tables.grid.ranges(from, hours, self.store.occupied())
     }
 
     /// The hash of `player`'s pieces on the board: equal wherever he has the same pieces on

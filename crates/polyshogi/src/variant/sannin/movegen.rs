@@ -618,12 +618,19 @@ impl SanninPosition {
     /// leap, or along the one ray joining them if it ranges that way and nothing stands between.
     fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
         let tables = self.tables;
+        if tables.step_targets[code][from.usize()].contains(target) {
+            return true;
+        }
+        let hours = tables.range_hours[code];
+        if hours.is_empty() {
+            return false;
+        }
+        // Only the ray towards `target` can reach it: one table lookup finds it, where trying
+        // each hour costs a promoted king twelve.
         let grid = tables.grid;
-        tables.step_targets[code][from.usize()].contains(target)
-            || tables.range_hours[code].iter().any(|hour| {
-                let ray = grid.ray(from, hour);
-                ray.contains(target) && ((ray - grid.ray(target, hour).with(target)) & occupied).is_empty()
-            })
+        grid.hour_towards(from, target).is_some_and(|hour| {
+            hours.contains(hour) && ((grid.ray(from, hour) - grid.ray(target, hour).with(target)) & occupied).is_empty()
+        })
     }
 
     /// Pushes the move from `from` to `to`, promoted and/or not as §1.8 allows, keeping each
