@@ -242,6 +242,13 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         value
     }
 
+    /// The table key of a main-search node; `searched`: a BRS opponent phase's move has been
+    /// searched (those states are kept apart).
+    #[inline]
+    fn table_key<P: Evaluate>(&self, pos: &P, searched: bool) -> u64 {
+        pos.search_key() ^ self.salt ^ if searched { SEARCHED_SALT } else { 0 }
+    }
+
     /// Whether the side to move at `pos` is the root's side.
     #[inline]
     fn side<P: Evaluate>(&self, pos: &P) -> bool {
@@ -309,7 +316,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let side = self.side(pos);
         let brs_opponent = self.mode == Mode::Brs && !side;
         let searched = brs_opponent && searched;
-        let key = pos.search_key() ^ self.salt ^ if searched { SEARCHED_SALT } else { 0 };
+        let key = self.table_key(pos, searched);
         let pv_node = beta - alpha > 1;
         let mut tt_move = None;
         if let Some(hit) = self.ctx.tt.probe(key, ply) {
@@ -374,7 +381,10 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     new_depth -= 1;
                 }
                 if new_depth > 0 {
-                    self.ctx.tt.prefetch(next.search_key() ^ self.salt);
+                    // The child probes the table first thing: its bucket, nearly always out of
+                    // the cache, is asked for now and loads while the child is set up.
+                    let child_searched = brs_opponent && !self.side(&next);
+                    self.ctx.tt.prefetch(self.table_key(&next, child_searched));
                 }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
                 count += 1;
