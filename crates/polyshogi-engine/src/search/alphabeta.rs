@@ -242,11 +242,12 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         value
     }
 
-    /// The table key of a main-search node; `searched`: a BRS opponent phase's move has been
-    /// searched (those states are kept apart).
+    /// The table key of a main-search node, given `searched` as `node` is: a BRS opponent
+    /// phase keeps its states before and after its searched move apart.
     #[inline]
     fn table_key<P: Evaluate>(&self, pos: &P, searched: bool) -> u64 {
-        pos.search_key() ^ self.salt ^ if searched { SEARCHED_SALT } else { 0 }
+        let after_searched_move = searched && self.mode == Mode::Brs && !self.side(pos);
+        pos.search_key() ^ self.salt ^ if after_searched_move { SEARCHED_SALT } else { 0 }
     }
 
     /// Whether the side to move at `pos` is the root's side.
@@ -383,8 +384,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 if new_depth > 0 {
                     // The child probes the table first thing: its bucket, nearly always out of
                     // the cache, is asked for now and loads while the child is set up.
-                    let child_searched = brs_opponent && !self.side(&next);
-                    self.ctx.tt.prefetch(self.table_key(&next, child_searched));
+                    self.ctx.tt.prefetch(self.table_key(&next, brs_opponent));
                 }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
                 count += 1;
