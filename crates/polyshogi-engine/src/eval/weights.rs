@@ -100,8 +100,23 @@ weights!(
         /// Being allied: two kings to guard (either mated loses both), no promotion, no Garden,
         /// and a partner who may not play well.
         allied = 3000,
+        /// Search, not evaluation: a node near the leaves whose static value beats beta by this
+        /// much a ply of depth left is cut without a search (reverse futility pruning); 0 off.
+        futility_margin = 150,
+        /// Search, not evaluation: near the leaves, quiet moves past this many plus the depth
+        /// left squared are not searched (late move pruning); 0 off.
+        late_move_base = 3,
     }
 );
+
+/// The alpha-beta search's shallow pruning in one game: its reverse futility margin per ply and
+/// its late move base, 0 for off. Only Sannin prunes so far: the other games have not been
+/// measured with it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pruning {
+    pub futility_margin: i32,
+    pub late_move_base: i32,
+}
 
 weights!(
     /// Hex Shogi 91 (group `hex`) and Three Player Hex Shogi 91 (group `hex3`), RULES.md §2.
@@ -203,6 +218,16 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// The shallow pruning the alpha-beta search does in `variant`.
+    pub fn pruning(&self, variant: Variant) -> Pruning {
+        match variant {
+            Variant::Sannin => {
+                Pruning { futility_margin: self.sannin.futility_margin, late_move_base: self.sannin.late_move_base }
+            }
+            _ => Pruning { futility_margin: 0, late_move_base: 0 },
+        }
+    }
+
     /// The weights as set by hand, before any tuning.
     pub fn hand_set() -> Weights {
         Weights {

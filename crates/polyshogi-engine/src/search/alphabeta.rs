@@ -45,6 +45,9 @@ const QUIESCENCE_WIDTH: usize = 12;
 const QUIETS_PUNISHED: usize = 32;
 /// Captures that cannot lift the score this close to alpha are skipped in quiescence.
 const DELTA_MARGIN: i32 = 200;
+/// The depths left at which reverse futility and late move pruning apply.
+const FUTILITY_DEPTH: i32 = 3;
+const LATE_MOVE_DEPTH: i32 = 3;
 
 /// The result of a whole search.
 #[derive(Clone, Debug, Default)]
@@ -331,15 +334,30 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 return hit.score;
             }
         }
+        // BRS: once this phase's searched move is made, the other opponents just play their
+        // best-ordered move, at no cost in depth; so does the root's ally, whose interests
+        // are the root's (only the root seat and one opponent branch).
+        let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
+        let in_check = pos.in_check(pos.to_move());
+        let pruning = self.ctx.weights.pruning(pos.variant());
+        // Far enough above beta near the leaves, the side to move keeps its edge whatever it
+        // plays: cut without a search. Not in check, and not near a won or lost game.
+        if !pv_node
+            && !(searched || ally || in_check)
+            && pruning.futility_margin > 0
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < WIN_BOUND
+        {
+            let value = self.static_value(pos);
+            if value - pruning.futility_margin * depth >= beta {
+                return value;
+            }
+        }
         let mut ordered = self.ctx.staged_moves(pos, tt_move, ply);
         let Some((_, first)) = self.ctx.peek_move(&mut ordered, pos, ply) else {
             self.ctx.give_ordered(ordered);
             return 0;
         };
-        // BRS: once this phase's searched move is made, the other opponents just play their
-        // best-ordered move, at no cost in depth; so does the root's ally, whose interests
-        // are the root's (only the root seat and one opponent branch).
-        let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
         if searched || ally {
             self.ctx.give_ordered(ordered);
             let next = child(pos, first);
@@ -349,6 +367,11 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             }
             return value;
         }
+        let late_limit = if !pv_node && !in_check && pruning.late_move_base > 0 && depth <= LATE_MOVE_DEPTH {
+            (pruning.late_move_base + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -366,7 +389,6 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 self.update_pv(ply, first);
             }
         }
-        let in_check = pos.in_check(pos.to_move());
         let two_sided = pos.players_in().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
@@ -376,6 +398,11 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 let gives_check = two_sided && next.in_check(next.to_move());
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
                 let quiet = order < ORDER_KILLER - 10;
+                // Late quiet moves near the leaves are left out once a move that does not lose
+                // is in hand, unless they check the next player.
+                if quiet && count >= late_limit && best > -WIN_BOUND && !next.in_check(next.to_move()) {
+                    continue;
+                }
                 let reduce = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
                 let mut new_depth = depth - 1 + extension;
                 if reduce && count >= 12 && depth >= 5 {
