@@ -109,8 +109,8 @@ weights!(
     }
 );
 
-/// The alpha-beta search's shallow pruning in one game: its reverse futility margin per ply and
-/// its late move base, 0 for off. Only Sannin prunes so far: the other games have not been
+/// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
+/// `late_move_base`), 0 for off. Only Sannin prunes so far: the other games have not been
 /// measured with it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pruning {
@@ -151,6 +151,10 @@ weights!(
         control = 4,
         /// As Sannin's `threat_pct`.
         threat_pct = 30,
+        /// As Sannin's `futility_margin` (0: not measured in this game yet).
+        futility_margin = 0,
+        /// As Sannin's `late_move_base` (0: not measured in this game yet).
+        late_move_base = 0,
     }
 );
 
@@ -176,12 +180,20 @@ weights!(
         /// and none of its own defends, counted against the side that has just moved (the
         /// other may take it now), as Hex Shogi 91's `threat_pct` (0 as set by hand).
         threat_pct = 0,
+        /// As Sannin's `futility_margin` (0: not measured in this game yet).
+        futility_margin = 0,
+        /// As Sannin's `late_move_base` (0: not measured in this game yet).
+        late_move_base = 0,
     }
 );
 
 /// The weights of Three Player Hex Shogi 91's king collection, in the group layout it shares
 /// with Hex Shogi 91.
 const KING_COLLECTION: [&str; 2] = ["king_held", "two_kings"];
+
+/// The search parameters of every group (`Weights::pruning`), kept with the weights so that
+/// `setoption name Weight` reaches them, but read by the search, not the evaluation.
+const SEARCH_PARAMETERS: [&str; 2] = ["futility_margin", "late_move_base"];
 
 /// Every game's weights.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -220,12 +232,13 @@ impl Default for Weights {
 impl Weights {
     /// The shallow pruning the alpha-beta search does in `variant`.
     pub fn pruning(&self, variant: Variant) -> Pruning {
-        match variant {
-            Variant::Sannin => {
-                Pruning { futility_margin: self.sannin.futility_margin, late_move_base: self.sannin.late_move_base }
-            }
-            _ => Pruning { futility_margin: 0, late_move_base: 0 },
-        }
+        let (futility_margin, late_move_base) = match variant {
+            Variant::Sannin => (self.sannin.futility_margin, self.sannin.late_move_base),
+            Variant::HexShogi91 => (self.hex.futility_margin, self.hex.late_move_base),
+            Variant::Tphs91 => (self.hex3.futility_margin, self.hex3.late_move_base),
+            Variant::Sankaku => (self.sankaku.futility_margin, self.sankaku.late_move_base),
+        };
+        Pruning { futility_margin, late_move_base }
     }
 
     /// The weights as set by hand, before any tuning.
@@ -263,14 +276,18 @@ impl Weights {
     }
 
     /// The weights of a variant's group that its evaluation reads: all of them but, in Hex
-    /// Shogi 91, those of the king collection, which its group shares with the three-player game.
-    /// A tuner offered a weight outside these would spend its games on noise.
+    /// Shogi 91, those of the king collection, which its group shares with the three-player game,
+    /// and the search parameters. A tuner offered a weight outside these would spend its
+    /// games on noise.
     pub fn keys_of(variant: Variant) -> impl Iterator<Item = &'static str> {
         let unread: &[&str] = match variant {
             Variant::HexShogi91 => &KING_COLLECTION,
             _ => &[],
         };
-        Weights::keys(Weights::group_of(variant)).iter().copied().filter(move |key| !unread.contains(key))
+        Weights::keys(Weights::group_of(variant))
+            .iter()
+            .copied()
+            .filter(move |key| !unread.contains(key) && !SEARCH_PARAMETERS.contains(key))
     }
 
     /// One weight by group and name.

@@ -1,5 +1,6 @@
 //! The alpha-beta core: iterative deepening, principal variation search, transposition table,
-//! quiescence on captures, killer and history ordering, late move reductions.
+//! quiescence on captures, killer and history ordering, late move reductions, and near the
+//! leaves reverse futility and late move pruning where the game's weights turn them on.
 //!
 //! It searches a game of two sides: the root seat (with its ally, if any) against everybody
 //! else. For two players that is ordinary alpha-beta; for three it is the paranoid reduction
@@ -338,16 +339,13 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         // best-ordered move, at no cost in depth; so does the root's ally, whose interests
         // are the root's (only the root seat and one opponent branch).
         let ally = self.mode == Mode::Brs && side && pos.to_move() != self.root;
-        let in_check = pos.in_check(pos.to_move());
+        let forced = searched || ally;
+        // Only a node that chooses its move asks (a forced one returns below).
+        let in_check = !forced && pos.in_check(pos.to_move());
         let pruning = self.ctx.weights.pruning(pos.variant());
         // Far enough above beta near the leaves, the side to move keeps its edge whatever it
         // plays: cut without a search. Not in check, and not near a won or lost game.
-        if !pv_node
-            && !(searched || ally || in_check)
-            && pruning.futility_margin > 0
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < WIN_BOUND
-        {
+        if !pv_node && !forced && !in_check && pruning.futility_margin > 0 && depth <= FUTILITY_DEPTH && beta.abs() < WIN_BOUND {
             let value = self.static_value(pos);
             if value - pruning.futility_margin * depth >= beta {
                 return value;
@@ -358,7 +356,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             self.ctx.give_ordered(ordered);
             return 0;
         };
-        if searched || ally {
+        if forced {
             self.ctx.give_ordered(ordered);
             let next = child(pos, first);
             let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, false);
@@ -399,8 +397,15 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
                 let quiet = order < ORDER_KILLER - 10;
                 // Late quiet moves near the leaves are left out once a move that does not lose
-                // is in hand, unless they check the next player.
-                if quiet && count >= late_limit && best > -WIN_BOUND && !next.in_check(next.to_move()) {
+                // is in hand, unless they end the game, take a seat out of it (a Sannin mate,
+                // after which the mating player moves again) or check the next player.
+                if quiet
+                    && count >= late_limit
+                    && best > -WIN_BOUND
+                    && next.outcome().is_none()
+                    && next.players_in() == pos.players_in()
+                    && !next.in_check(next.to_move())
+                {
                     continue;
                 }
                 let reduce = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
