@@ -617,8 +617,9 @@ fn tune_writes_a_weights_file_that_the_same_command_writes_again() {
     assert_eq!(text, std::fs::read_to_string(&second).unwrap(), "the same seed must tune the same weights");
     assert!(text.contains("#   polyshogi tune sankaku --games 20 --nodes 300"), "{text}");
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    // Every Sankaku weight but the soldier, the unit, which stays 100.
-    assert_eq!(lines.len(), polyshogi_engine::eval::SankakuWeights::KEYS.len() - 1, "{text}");
+    // Every Sankaku weight the evaluation reads but the soldier, the unit, which stays 100.
+    let read = polyshogi_engine::Weights::keys_of(polyshogi::variant::Variant::Sankaku).count();
+    assert_eq!(lines.len(), read - 1, "{text}");
     assert!(lines.iter().all(|l| l.starts_with("sankaku.") && !l.starts_with("sankaku.soldier=")), "{text}");
     // The file is a valid weights file: a match reads it.
     let out = sankaku_match_with_weights(&format!("{},hand", first.display()));

@@ -2,7 +2,8 @@
 //! readable and writable as `group.name=value` text so that a tuner (or `setoption name Weight`)
 //! can change them without touching code. The weights the engines play with are the hand-set
 //! ones with each variant's tuned file (`weights/<variant>.txt`, written by `polyshogi tune`)
-//! laid over them.
+//! laid over them. Each game's group also holds the search's shallow pruning settings
+//! (`Pruning`), which the evaluation does not read.
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -109,15 +110,6 @@ weights!(
     }
 );
 
-/// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
-/// `late_move_base`), 0 for off. Only Sannin prunes so far: the other games have not been
-/// measured with it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Pruning {
-    pub futility_margin: i32,
-    pub late_move_base: i32,
-}
-
 weights!(
     /// Hex Shogi 91 (group `hex`) and Three Player Hex Shogi 91 (group `hex3`), RULES.md §2.
     HexWeights {
@@ -194,6 +186,15 @@ const KING_COLLECTION: [&str; 2] = ["king_held", "two_kings"];
 /// The search parameters of every group (`Weights::pruning`), kept with the weights so that
 /// `setoption name Weight` reaches them, but read by the search, not the evaluation.
 const SEARCH_PARAMETERS: [&str; 2] = ["futility_margin", "late_move_base"];
+
+/// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
+/// `late_move_base`), 0 for off. Only Sannin prunes so far: the other games have not been
+/// measured with it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pruning {
+    pub futility_margin: i32,
+    pub late_move_base: i32,
+}
 
 /// Every game's weights.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
