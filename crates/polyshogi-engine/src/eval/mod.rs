@@ -23,7 +23,7 @@ use polyshogi::player::{Player, PlayerSet};
 use polyshogi::Rules;
 
 pub use attack_map_cache::AttackMapCache;
-pub use weights::{CommonWeights, HexWeights, SankakuWeights, SanninWeights, Weights};
+pub use weights::{CommonWeights, HexWeights, Pruning, SankakuWeights, SanninWeights, Weights};
 
 /// One value per seat, indexed by `Player::index()`; the unused third seat of a two-player game
 /// holds 0.

@@ -16,7 +16,7 @@ use polyshogi::player::Player;
 use polyshogi::Game;
 
 use super::{child, root_moves, Ctx, Info, INFINITY, MAX_PLY, ORDER_KILLER};
-use crate::eval::{same_team, terminal_values, Evaluate, WIN, WIN_BOUND};
+use crate::eval::{same_team, terminal_values, Evaluate, Pruning, WIN, WIN_BOUND};
 use crate::tt::Bound;
 
 /// How the seats other than the root's side are searched.
@@ -65,6 +65,8 @@ pub struct AlphaBeta<'c, 'a> {
     mode: Mode,
     salt: u64,
     seats: &'static [Player],
+    /// The game's shallow pruning settings, read once from the weights.
+    pruning: Pruning,
     pv: Vec<Vec<Move>>,
 }
 
@@ -80,7 +82,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             let mode_bits = if mode == Mode::Brs { 0x10 } else { 0x20 };
             polyshogi::splitmix::mix(0x9e37_79b9_7f4a_7c15 ^ (root.index() as u64 + mode_bits))
         };
-        AlphaBeta { ctx, root, mode, salt, seats, pv: vec![Vec::new(); MAX_PLY + 2] }
+        let pruning = ctx.weights.pruning(root_pos.variant());
+        AlphaBeta { ctx, root, mode, salt, seats, pruning, pv: vec![Vec::new(); MAX_PLY + 2] }
     }
 
     /// Iterative deepening from the game's position up to `max_depth`, or until the limits in
@@ -342,7 +345,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let forced = searched || ally;
         // Only a node that chooses its move asks (a forced one returns below).
         let in_check = !forced && pos.in_check(pos.to_move());
-        let pruning = self.ctx.weights.pruning(pos.variant());
+        let pruning = self.pruning;
         // Far enough above beta near the leaves, the side to move keeps its edge whatever it
         // plays: cut without a search. Not in check, and not near a won or lost game.
         if !pv_node && !forced && !in_check && pruning.futility_margin > 0 && depth <= FUTILITY_DEPTH && beta.abs() < WIN_BOUND {
@@ -404,7 +407,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     && best > -WIN_BOUND
                     && next.outcome().is_none()
                     && next.players_in() == pos.players_in()
-                    && !next.in_check(next.to_move())
+                    && !(gives_check || (!two_sided && next.in_check(next.to_move())))
                 {
                     continue;
                 }
