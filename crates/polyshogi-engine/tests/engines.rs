@@ -426,24 +426,34 @@ fn two_threads_play_legal_moves_whatever_ends_the_search() {
     }
 }
 
-/// Sannin's shallow pruning (reverse futility and late move pruning, `Weights::pruning`)
-/// reaches the same depth from the start in fewer nodes than the full search, for paranoid
-/// and BRS alike. The mates above are found with it on, as the engines play.
+/// Searches `start` to depth 4 with the weights the engines play with and with `full`
+/// (the same, the pruning off), and asserts that both reach it and the pruned one in fewer nodes.
+fn assert_prunes<P: Evaluate>(start: P, kind: EngineKind, full: Weights) {
+    let game = Game::new(start);
+    let search = |weights: Weights| {
+        let options = EngineOptions { hash_mb: 4, weights, ..EngineOptions::default() };
+        Engine::with_options(kind, options).think(&game, &depth(4), &AtomicBool::new(false), &mut |_| {})
+    };
+    let (with, without) = (search(Weights::default()), search(full));
+    assert_eq!((with.depth, without.depth), (4, 4), "{}", kind.name());
+    assert!(with.nodes < without.nodes, "{}: {} nodes pruned, {} in full", kind.name(), with.nodes, without.nodes);
+}
+
+/// The shallow pruning (reverse futility and late move pruning, `Weights::pruning`), on in
+/// Sannin and Hex Shogi 91, reaches the same depth from the start in fewer nodes than the full
+/// search. The mates above are found with it on, as the engines play.
 #[test]
-fn sannin_prunes_near_the_leaves() {
+fn searches_prune_near_the_leaves_in_sannin_and_hexshogi91() {
     let pruned = Weights::default();
     assert!(pruned.sannin.futility_margin > 0 && pruned.sannin.late_move_base > 0);
+    assert!(pruned.hex.futility_margin > 0 && pruned.hex.late_move_base > 0);
     let mut full = pruned;
     full.sannin.futility_margin = 0;
     full.sannin.late_move_base = 0;
-    let game = Game::new(SanninPosition::start(SanninRules::default()));
+    full.hex.futility_margin = 0;
+    full.hex.late_move_base = 0;
     for kind in [EngineKind::Paranoid, EngineKind::Brs] {
-        let search = |weights: Weights| {
-            let options = EngineOptions { hash_mb: 4, weights, ..EngineOptions::default() };
-            Engine::with_options(kind, options).think(&game, &depth(4), &AtomicBool::new(false), &mut |_| {})
-        };
-        let (with, without) = (search(pruned), search(full));
-        assert_eq!((with.depth, without.depth), (4, 4), "{}", kind.name());
-        assert!(with.nodes < without.nodes, "{}: {} nodes pruned, {} in full", kind.name(), with.nodes, without.nodes);
+        assert_prunes(SanninPosition::start(SanninRules::default()), kind, full);
     }
+    assert_prunes(HexShogiPosition::start(HexShogiRules::hexshogi91()), EngineKind::AlphaBeta, full);
 }

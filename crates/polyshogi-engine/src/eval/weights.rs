@@ -143,10 +143,11 @@ weights!(
         control = 4,
         /// As Sannin's `threat_pct`.
         threat_pct = 30,
-        /// As Sannin's `futility_margin` (0: not measured in this game yet).
-        futility_margin = 0,
-        /// As Sannin's `late_move_base` (0: not measured in this game yet).
-        late_move_base = 0,
+        /// As Sannin's `futility_margin` (docs/STRENGTH.md, "Hex Shogi 91 with the same
+        /// pruning"; 0 for three players, not measured there yet).
+        futility_margin = 150,
+        /// As Sannin's `late_move_base` (as `futility_margin`).
+        late_move_base = 3,
     }
 );
 
@@ -188,8 +189,8 @@ const KING_COLLECTION: [&str; 2] = ["king_held", "two_kings"];
 const SEARCH_PARAMETERS: [&str; 2] = ["futility_margin", "late_move_base"];
 
 /// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
-/// `late_move_base`), 0 for off. Only Sannin prunes so far: the other games have not been
-/// measured with it.
+/// `late_move_base`), 0 for off. Sannin and Hex Shogi 91 prune, where matches showed a gain;
+/// the other games have not been measured with it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pruning {
     pub futility_margin: i32,
@@ -249,8 +250,15 @@ impl Weights {
             sannin: SanninWeights::default(),
             hex: HexWeights::default(),
             // The three-player game had no term for an attacked king (`in_check`) before the
-            // twenty-eighth session's matches (docs/STRENGTH.md), nor board control.
-            hex3: HexWeights { control: 0, in_check: 0, ..HexWeights::default() },
+            // twenty-eighth session's matches (docs/STRENGTH.md), nor board control; its search
+            // does not prune near the leaves until a match shows that it gains there.
+            hex3: HexWeights {
+                control: 0,
+                in_check: 0,
+                futility_margin: 0,
+                late_move_base: 0,
+                ..HexWeights::default()
+            },
             sankaku: SankakuWeights::default(),
         }
     }
