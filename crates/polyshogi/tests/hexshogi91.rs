@@ -765,6 +765,53 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
     println!("{report}");
 }
 
+/// `may_give_check`, which a search asks before it makes a late quiet move, says false for no
+/// move that checks, in random games from the start and on sparse boards, where checks,
+/// discovered ones and knights' are common; and it rules out most moves, or it would save
+/// the search nothing.
+#[test]
+fn a_move_said_not_to_check_never_checks() {
+    let rules = HexShogiRules::hexshogi91();
+    let mut rng = Rng::new(17);
+    let (mut moves_seen, mut checks, mut ruled_out) = (0, 0, 0);
+    let mut test_every_move = |pos: &HexShogiPosition| {
+        for m in legal(pos).iter().copied() {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let gives_check = next.in_check(next.to_move());
+            assert!(pos.may_give_check(m) || !gives_check, "{} checks in {pos:?}", move_text::canonical(pos, m));
+            moves_seen += 1;
+            checks += usize::from(gives_check);
+            ruled_out += usize::from(!pos.may_give_check(m));
+        }
+    };
+    let mut positions = Vec::new();
+    for game_index in 0..20 {
+        let mut pos = HexShogiPosition::start(rules);
+        for _ in 0..(40 + game_index * 4) {
+            positions.push(pos.clone());
+            let moves = legal(&pos);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.play_unchecked(biased_move(&pos, &moves, &mut rng));
+        }
+    }
+    while positions.len() < 3000 {
+        let Some(setup) = random_sparse_setup(&mut rng) else { continue };
+        if let Ok(pos) = HexShogiPosition::from_setup(setup, rules) {
+            positions.push(pos);
+        }
+    }
+    for pos in positions.iter().filter(|pos| pos.outcome().is_none()) {
+        test_every_move(pos);
+    }
+    let report = format!("{moves_seen} moves, {checks} checks, {ruled_out} ruled out");
+    assert!(checks >= 1000, "{report}");
+    assert!(ruled_out * 2 > moves_seen, "{report}");
+    println!("{report}");
+}
+
 #[test]
 fn the_reference_reads_names_as_rules_2_1_says() {
     assert_eq!(parse_sq("6f"), (0, 0));

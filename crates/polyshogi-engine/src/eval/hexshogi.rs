@@ -6,7 +6,7 @@ use polyshogi::geometry::Cell;
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::HexShogiPosition;
-use polyshogi::{MoveList, Rules};
+use polyshogi::{Move, MoveList, Rules};
 
 use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
 use super::{hand_value, kind_values, utilities, AttackMapCache, Evaluate, HexWeights, Values, Weights};
@@ -60,6 +60,9 @@ impl Evaluate for HexShogiPosition {
             Some(p) => piece_value(p, hex_weights(self, weights)),
             None => 0,
         }
+    }
+    fn may_give_check(&self, m: Move) -> bool {
+        HexShogiPosition::may_give_check(self, m)
     }
 }
 

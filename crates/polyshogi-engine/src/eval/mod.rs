@@ -81,6 +81,13 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     fn search_key(&self) -> u64 {
         self.repetition_key()
     }
+
+    /// False only when the legal move `m` certainly puts no seat in check, told without
+    /// making it: late move pruning then leaves the move out unmade. True by default, where a
+    /// game cannot tell cheaply; the search then makes the move and looks.
+    fn may_give_check(&self, _m: Move) -> bool {
+        true
+    }
 }
 
 /// A value for every piece kind (`Piece::kind`), so that an evaluation looks a piece's value up

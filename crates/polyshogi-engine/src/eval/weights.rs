@@ -252,13 +252,7 @@ impl Weights {
             // The three-player game had no term for an attacked king (`in_check`) before the
             // twenty-eighth session's matches (docs/STRENGTH.md), nor board control; its search
             // does not prune near the leaves until a match shows that it gains there.
-            hex3: HexWeights {
-                control: 0,
-                in_check: 0,
-                futility_margin: 0,
-                late_move_base: 0,
-                ..HexWeights::default()
-            },
+            hex3: HexWeights { control: 0, in_check: 0, futility_margin: 0, late_move_base: 0, ..HexWeights::default() },
             sankaku: SankakuWeights::default(),
         }
     }

@@ -395,16 +395,21 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
         if alpha < beta {
             while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
-                let next = child(pos, m);
-                let gives_check = two_sided && next.in_check(next.to_move());
-                let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
                 let quiet = order < ORDER_KILLER - 10;
                 // Late quiet moves near the leaves are left out once a move that does not lose
                 // is in hand, unless they end the game, take a seat out of it (a Sannin mate,
-                // after which the mating player moves again) or check the next player.
-                if quiet
-                    && count >= late_limit
-                    && best > -WIN_BOUND
+                // after which the mating player moves again) or check the next player. Most of
+                // them are told apart before they are made: those that check nobody (where
+                // the game can tell), which leaves out the rare quiet move that ends the game
+                // without a check, a stalemate or the move-count draw, with the rest.
+                let late = quiet && count >= late_limit && best > -WIN_BOUND;
+                if late && !pos.may_give_check(m) {
+                    continue;
+                }
+                let next = child(pos, m);
+                let gives_check = two_sided && next.in_check(next.to_move());
+                let extension = i32::from(gives_check && ply < 2 * depth as usize + 8);
+                if late
                     && next.outcome().is_none()
                     && next.players_in() == pos.players_in()
                     && !(gives_check || (!two_sided && next.in_check(next.to_move())))

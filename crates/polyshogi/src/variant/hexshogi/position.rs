@@ -407,6 +407,34 @@ impl HexShogiPosition {
         }
     }
 
+    /// Two players: false only when the legal move `m` certainly leaves the opponent's king
+    /// unattacked, told without making it. A piece attacks a king only by a knight's leap or
+    /// along one of the king's lines, so the move may check only if it lands on a knight's
+    /// cell or on a line of the king with nothing between (a direct check), or leaves a cell
+    /// of such a line (a discovered one). A search asks it to leave out late quiet moves
+    /// cheaply. Three players: false, since nobody is ever in check.
+    pub fn may_give_check(&self, m: Move) -> bool {
+        if self.is_three_player() {
+            return false;
+        }
+        let mover = self.to_move;
+        let Some(king) = self.king_of(self.opponent(mover)) else {
+            return false;
+        };
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } => (Some(from), to),
+            Move::Drop { to, .. } => (None, to),
+            Move::Illuminate { .. } | Move::Pass => return true,
+        };
+        let grid = self.tables.grid;
+        let mut occupied = self.store.occupied().with(to);
+        if let Some(from) = from {
+            occupied.remove(from);
+        }
+        let open_line = |cell: Cell| grid.between(cell, king).is_some_and(|between| (between & occupied).is_empty());
+        self.tables.knight_sources[mover][king.usize()].contains(to) || open_line(to) || from.is_some_and(open_line)
+    }
+
     /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,
     /// with the board occupied as `occupied` says. Three kinds of attack, cheapest first:
     /// knights leaping in, pieces one step away stepping (or starting a range) back onto the
