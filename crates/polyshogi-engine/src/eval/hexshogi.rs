@@ -61,6 +61,7 @@ impl Evaluate for HexShogiPosition {
             None => 0,
         }
     }
+
     fn may_give_check(&self, m: Move) -> bool {
         HexShogiPosition::may_give_check(self, m)
     }
