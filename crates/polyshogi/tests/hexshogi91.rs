@@ -773,18 +773,6 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
 fn a_move_said_not_to_check_never_checks() {
     let rules = HexShogiRules::hexshogi91();
     let mut rng = Rng::new(17);
-    let (mut moves_seen, mut checks, mut ruled_out) = (0, 0, 0);
-    let mut test_every_move = |pos: &HexShogiPosition| {
-        for m in legal(pos).iter().copied() {
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            let (gives_check, may) = (next.in_check(next.to_move()), pos.may_give_check(m));
-            assert!(may || !gives_check, "{} checks in {pos:?}", move_text::canonical(pos, m));
-            moves_seen += 1;
-            checks += usize::from(gives_check);
-            ruled_out += usize::from(!may);
-        }
-    };
     let mut positions = Vec::new();
     for game_index in 0..20 {
         let mut pos = HexShogiPosition::start(rules);
@@ -803,8 +791,17 @@ fn a_move_said_not_to_check_never_checks() {
             positions.push(pos);
         }
     }
+    let (mut moves_seen, mut checks, mut ruled_out) = (0, 0, 0);
     for pos in positions.iter().filter(|pos| pos.outcome().is_none()) {
-        test_every_move(pos);
+        for m in legal(pos).iter().copied() {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let (gives_check, may) = (next.in_check(next.to_move()), pos.may_give_check(m));
+            assert!(may || !gives_check, "{} checks in {pos:?}", move_text::canonical(pos, m));
+            moves_seen += 1;
+            checks += usize::from(gives_check);
+            ruled_out += usize::from(!may);
+        }
     }
     let report = format!("{moves_seen} moves, {checks} checks, {ruled_out} ruled out");
     assert!(checks >= 1000, "{report}");
