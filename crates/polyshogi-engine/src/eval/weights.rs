@@ -173,9 +173,10 @@ weights!(
         /// and none of its own defends, counted against the side that has just moved (the
         /// other may take it now), as Hex Shogi 91's `threat_pct` (0 as set by hand).
         threat_pct = 0,
-        /// As Sannin's `futility_margin` (0: not measured in this game yet).
+        /// As Sannin's `futility_margin` (0: Sannin's settings showed no gain here,
+        /// docs/STRENGTH.md, "Sankaku with the same pruning").
         futility_margin = 0,
-        /// As Sannin's `late_move_base` (0: not measured in this game yet).
+        /// As Sannin's `late_move_base` (0, as `futility_margin`).
         late_move_base = 0,
     }
 );
@@ -190,7 +191,7 @@ const SEARCH_PARAMETERS: [&str; 2] = ["futility_margin", "late_move_base"];
 
 /// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
 /// `late_move_base`), 0 for off. Sannin and Hex Shogi 91 prune, where matches showed a gain;
-/// the other games have not been measured with it.
+/// in Sankaku and Three Player Hex Shogi 91 the same settings showed none.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pruning {
     pub futility_margin: i32,
@@ -251,7 +252,8 @@ impl Weights {
             hex: HexWeights::default(),
             // The three-player game had no term for an attacked king (`in_check`) before the
             // twenty-eighth session's matches (docs/STRENGTH.md), nor board control; its search
-            // does not prune near the leaves until a match shows that it gains there.
+            // does not prune near the leaves, where Hex Shogi 91's settings showed no gain
+            // ("Three Player Hex Shogi 91 with the same pruning").
             hex3: HexWeights { control: 0, in_check: 0, futility_margin: 0, late_move_base: 0, ..HexWeights::default() },
             sankaku: SankakuWeights::default(),
         }
