@@ -11,7 +11,8 @@ use polyshogi::notation::{move_text, play_text};
 use polyshogi::outcome::{DrawReason, WinReason};
 use polyshogi::perft::perft;
 use polyshogi::replay::replay;
-use polyshogi::variant::sannin::{SanninGame, SanninPosition, SanninRules, SanninSetup};
+use polyshogi::splitmix::SplitMix;
+use polyshogi::variant::sannin::{Compulsory, SanninGame, SanninPosition, SanninRules, SanninSetup};
 use polyshogi::{ByPlayer, Cell, Event, Events, Hand, Move, MoveList, Outcome, Piece, Player, PlayerSet, Role, Rules, Variant};
 
 const F: Player = Player::First;
@@ -1315,4 +1316,73 @@ fn a_game_rewinds_to_an_earlier_move_but_never_past_a_departure() {
     assert_eq!(game.rewind_to(2), Err(polyshogi::rules::IllegalMove::NotLegal));
     assert_eq!(game.moves().len(), 3, "a refused rewind changes nothing");
     assert_eq!(game.rewind_to(9), Err(polyshogi::rules::IllegalMove::NotLegal));
+}
+
+/// A random legal move, a capture or a drop more often than chance would pick one, so that
+/// the games come to blows and checks.
+fn biased_move(pos: &SanninPosition, moves: &[Move], rng: &mut SplitMix) -> Move {
+    let captures: Vec<Move> =
+        moves.iter().copied().filter(|&m| matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some())).collect();
+    let drops: Vec<Move> = moves.iter().copied().filter(|m| matches!(m, Move::Drop { .. })).collect();
+    match rng.below(10) {
+        0..=4 if !captures.is_empty() => rng.pick(&captures),
+        5..=6 if !drops.is_empty() => rng.pick(&drops),
+        _ => rng.pick(moves),
+    }
+    .expect("a position with a legal move")
+}
+
+/// `may_give_check`, which a search asks before it makes a late quiet move. Once no alliance
+/// can form, it says of every legal move but the king's whether another player's king is
+/// attacked after it (or mated by it), as playing the move says; where the move is the
+/// king's (an illumination or a pass included), or an alliance can still form, or the game is
+/// at its last ply, it always says true, so that the search plays such moves and looks. Random games under `compulsory=off` and under the defaults.
+#[test]
+fn checks_are_told_without_making_the_move() {
+    let mut rng = SplitMix::new(29);
+    let (mut moves_seen, mut checks, mut ruled_out, mut alliance_moves) = (0, 0, 0, 0);
+    for game_index in 0..40 {
+        let options: &[&str] = if game_index % 4 == 3 { &["compulsory=auto"] } else { &[] };
+        let mut pos = SanninPosition::start(rules(options));
+        for _ in 0..(40 + game_index * 3) {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = legal_list(&pos);
+            let alliance_possible = pos.rules().compulsory != Compulsory::Off
+                && pos.active_players().len() == 3
+                && pos.allies().is_empty()
+                && pos.former_allies().is_empty();
+            for &m in moves.iter() {
+                let may = pos.may_give_check(m);
+                let text = move_text::canonical(&pos, m);
+                let kings_move = match m {
+                    Move::Normal { from, .. } => pos.king(pos.to_move()) == Some(from),
+                    Move::Drop { .. } => false,
+                    Move::Illuminate { .. } | Move::Pass => true,
+                };
+                let last_ply = pos.plies() + 1 >= pos.rules().max_plies;
+                if alliance_possible || kings_move || last_ply {
+                    assert!(may, "{text} said not to check where the search must look");
+                    alliance_moves += usize::from(alliance_possible);
+                    continue;
+                }
+                let mut next = pos.clone();
+                let events = next.play(m).expect("a listed move plays");
+                let mated = events.iter().any(|e| matches!(e, Event::Checkmated { .. }));
+                let gives_check = mated || pos.to_move().others3().into_iter().any(|p| next.in_check(p));
+                assert_eq!(may, gives_check, "{text} in {}", pos.to_text());
+                moves_seen += 1;
+                checks += usize::from(gives_check);
+                ruled_out += usize::from(!may);
+            }
+            let m = biased_move(&pos, &moves, &mut rng);
+            pos.play(m).expect("a listed move plays");
+        }
+    }
+    let report =
+        format!("{moves_seen} moves told, {checks} checks, {ruled_out} ruled out, {alliance_moves} while an alliance could form");
+    assert!(checks >= 200 && alliance_moves >= 1000, "{report}");
+    assert!(ruled_out * 2 > moves_seen, "{report}");
+    println!("{report}");
 }

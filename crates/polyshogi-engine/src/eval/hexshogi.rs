@@ -63,7 +63,7 @@ impl Evaluate for HexShogiPosition {
     }
 
     fn may_give_check(&self, m: Move) -> bool {
-        HexShogiPosition::may_give_check(self, m)
+        self.gives_check(m)
     }
 }
 

@@ -82,9 +82,10 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         self.repetition_key()
     }
 
-    /// False only when the legal move `m` certainly puts no seat in check, told without
-    /// making it: late move pruning then leaves the move out unmade. True by default, where a
-    /// game cannot tell cheaply; the search then makes the move and looks.
+    /// False only when the legal move `m` certainly puts no seat in check and sets off nothing
+    /// else a search must see (a Sannin alliance, a win in the Garden), told without making
+    /// it: late move pruning then leaves the move out unmade. True by default, where a game
+    /// cannot tell cheaply; the search then makes the move and looks.
     fn may_give_check(&self, _m: Move) -> bool {
         true
     }

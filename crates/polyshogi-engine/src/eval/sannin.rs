@@ -89,6 +89,10 @@ impl Evaluate for SanninPosition {
             Move::Drop { .. } | Move::Pass => 0,
         }
     }
+
+    fn may_give_check(&self, m: Move) -> bool {
+        SanninPosition::may_give_check(self, m)
+    }
 }
 
 /// The evaluation, given each seat's attack map and material on the board

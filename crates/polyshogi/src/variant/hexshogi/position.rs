@@ -11,7 +11,7 @@ use crate::geometry::{Cell, Hour};
 use crate::mv::Move;
 use crate::outcome::{Events, Outcome};
 use crate::piece::{Hand, Piece, Role};
-use crate::piece_store::PieceStore;
+use crate::piece_store::{code_of, PieceStore};
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Everything a Hex Shogi 91 position holds, unchecked: what parsers and tests build. Which
@@ -407,13 +407,13 @@ impl HexShogiPosition {
         }
     }
 
-    /// Two players: false only when the legal move `m` certainly leaves the opponent's king
-    /// unattacked, told without making it. A piece attacks a king only by a knight's leap or
-    /// along one of the king's lines, so the move may check only if it lands on a knight's
-    /// cell or on a line of the king with nothing between (a direct check), or leaves a cell
-    /// of such a line (a discovered one). A search asks it to leave out late quiet moves
-    /// cheaply. Three players: false, since nobody is ever in check.
-    pub fn may_give_check(&self, m: Move) -> bool {
+    /// Two players: whether the legal move `m` leaves the opponent's king attacked, told
+    /// without making it. Only two cells change: the moved piece attacks the king from where
+    /// it lands (by a step or a leap, or along a range with nothing between), or leaving its
+    /// cell opens a line of the king onto a ranging piece of the mover (a discovered check);
+    /// the cell it lands on can only close lines. A search asks it to leave out late quiet
+    /// moves cheaply. Three players: false, since nobody is ever in check.
+    pub fn gives_check(&self, m: Move) -> bool {
         if self.is_three_player() {
             return false;
         }
@@ -421,18 +421,32 @@ impl HexShogiPosition {
         let Some(king) = self.king_of(self.opponent(mover)) else {
             return false;
         };
-        let (from, to) = match m {
-            Move::Normal { from, to, .. } => (Some(from), to),
-            Move::Drop { to, .. } => (None, to),
-            Move::Illuminate { .. } | Move::Pass => return true,
+        let (from, to, piece) = match m {
+            Move::Normal { from, to, promote } => {
+                let mut piece = self.piece_at(from).expect("a move starts from a piece");
+                piece.promoted |= promote;
+                (Some(from), to, piece)
+            }
+            Move::Drop { role, to } => (None, to, Piece { player: mover, role, promoted: false }),
+            Move::Illuminate { .. } | Move::Pass => return self.in_check(self.opponent(mover)),
         };
-        let grid = self.tables.grid;
+        let tables = self.tables;
+        let grid = tables.grid;
         let mut occupied = self.store.occupied().with(to);
         if let Some(from) = from {
             occupied.remove(from);
         }
-        let open_line = |cell: Cell| grid.between(cell, king).is_some_and(|between| (between & occupied).is_empty());
-        self.tables.knight_sources[mover][king.usize()].contains(to) || open_line(to) || from.is_some_and(open_line)
+        let code = code_of(piece) as usize;
+        let range_hours = tables.range_hours[code];
+        let direct = tables.step_targets[code][to.usize()].contains(king)
+            || (!range_hours.is_empty() && grid.lines(king).contains(to) && grid.ranges_onto(to, king, range_hours, occupied));
+        direct
+            || from.is_some_and(|from| {
+                grid.hour_towards(king, from).is_some_and(|hour| {
+                    let rangers = (self.rangers & self.store.pieces_of(mover)).without(from);
+                    self.ranges_onto(king, hour, rangers, occupied).is_some()
+                })
+            })
     }
 
     /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,

@@ -15,7 +15,7 @@ use crate::geometry::{Cell, Hour};
 use crate::mv::{HourSet, Move};
 use crate::outcome::{AllianceFormation, Outcome};
 use crate::piece::{Hand, Piece, Role};
-use crate::piece_store::PieceStore;
+use crate::piece_store::{code_of, PieceStore};
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Everything a Sannin position holds, unchecked: what parsers and tests build.
@@ -499,6 +499,50 @@ impl SanninPosition {
             Some(king) => self.is_attacked(king, self.others_pieces(player), self.store.occupied()),
             None => false,
         }
+    }
+
+    /// False only when the legal move `m` leaves every other player's king unattacked, by
+    /// anyone, and sets off nothing else a search must see: no alliance can form any more
+    /// (one has, or a seat is out, or the rules have none), the move is not the king's (the
+    /// Garden, castling) and the game is not at its last ply. Then nobody can be mated by it
+    /// and the next player is not in check. Told without making the move: after it, a king is
+    /// attacked by the moved or dropped piece from where it lands, or by the other pieces
+    /// with the board occupied as the move leaves it. A search asks it to leave out late
+    /// quiet moves unmade. (A stalemate the move causes is not seen.)
+    pub fn may_give_check(&self, m: Move) -> bool {
+        if self.alliance_possible() || self.proposal.is_some() || self.plies + 1 >= self.rules.max_plies {
+            return true;
+        }
+        let mover = self.to_move;
+        let (from, to, piece) = match m {
+            Move::Normal { from, to, promote } => {
+                let mut piece = self.piece_at(from).expect("a move starts from a piece");
+                if piece.role == Role::King {
+                    return true;
+                }
+                piece.promoted |= promote;
+                (Some(from), to, piece)
+            }
+            Move::Drop { role, to } => (None, to, Piece { player: mover, role, promoted: false }),
+            Move::Illuminate { .. } | Move::Pass => return true,
+        };
+        let tables = self.tables;
+        let grid = tables.grid;
+        // The two cells the move changes: the other pieces are tested where they stand.
+        let mut changed = CellSet::EMPTY.with(to);
+        let mut occupied = self.store.occupied().with(to);
+        if let Some(from) = from {
+            changed.insert(from);
+            occupied.remove(from);
+        }
+        let code = code_of(piece) as usize;
+        mover.others3().into_iter().any(|p| {
+            self.kings[p].is_some_and(|king| {
+                (grid.next_door(king).contains(to) && grid.attacks_next_door(to, king, tables.near_hours[code]))
+                    || (grid.lines(king).contains(to) && grid.ranges_onto(to, king, tables.range_hours[code], occupied))
+                    || self.is_attacked(king, self.others_pieces(p) - changed, occupied)
+            })
+        })
     }
 
     /// Whether `player` may promote now: never while allied; after the alliance dissolves only
