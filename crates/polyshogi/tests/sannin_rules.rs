@@ -1334,15 +1334,21 @@ fn biased_move(pos: &SanninPosition, moves: &[Move], rng: &mut SplitMix) -> Move
 
 /// `may_give_check`, which a search asks before it makes a late quiet move. Once no alliance
 /// can form, it says of every legal move but the king's whether another player's king is
-/// attacked after it (or mated by it), as playing the move says; where the move is the
-/// king's (an illumination or a pass included), or an alliance can still form, or the game is
-/// at its last ply, it always says true, so that the search plays such moves and looks. Random games under `compulsory=off` and under the defaults.
+/// attacked after it (or mated by it), as playing the move says; for the king's moves (an
+/// illumination or a pass too), while an alliance can still form, and at the last ply it says
+/// true, so that the search plays such moves and looks. Random games under `compulsory=off`,
+/// with a pre-game alliance (allies' pieces attack each other's kings too), and under the
+/// defaults.
 #[test]
 fn checks_are_told_without_making_the_move() {
     let mut rng = SplitMix::new(29);
-    let (mut moves_seen, mut checks, mut ruled_out, mut alliance_moves) = (0, 0, 0, 0);
+    let (mut moves_seen, mut checks, mut ruled_out, mut alliance_moves, mut allied_checks) = (0, 0, 0, 0, 0);
     for game_index in 0..40 {
-        let options: &[&str] = if game_index % 4 == 3 { &["compulsory=auto"] } else { &[] };
+        let options: &[&str] = match game_index % 4 {
+            2 => &["alliance=ML"],
+            3 => &["compulsory=auto"],
+            _ => &[],
+        };
         let mut pos = SanninPosition::start(rules(options));
         for _ in 0..(40 + game_index * 3) {
             if pos.outcome().is_some() {
@@ -1356,13 +1362,13 @@ fn checks_are_told_without_making_the_move() {
             for &m in moves.iter() {
                 let may = pos.may_give_check(m);
                 let text = move_text::canonical(&pos, m);
-                let kings_move = match m {
-                    Move::Normal { from, .. } => pos.king(pos.to_move()) == Some(from),
-                    Move::Drop { .. } => false,
-                    Move::Illuminate { .. } | Move::Pass => true,
+                let told = match m {
+                    Move::Normal { from, .. } => pos.king(pos.to_move()) != Some(from),
+                    Move::Drop { .. } => true,
+                    Move::Illuminate { .. } | Move::Pass => false,
                 };
                 let last_ply = pos.plies() + 1 >= pos.rules().max_plies;
-                if alliance_possible || kings_move || last_ply {
+                if alliance_possible || !told || last_ply {
                     assert!(may, "{text} said not to check where the search must look");
                     alliance_moves += usize::from(alliance_possible);
                     continue;
@@ -1375,14 +1381,17 @@ fn checks_are_told_without_making_the_move() {
                 moves_seen += 1;
                 checks += usize::from(gives_check);
                 ruled_out += usize::from(!may);
+                allied_checks += usize::from(gives_check && !pos.allies().is_empty());
             }
             let m = biased_move(&pos, &moves, &mut rng);
             pos.play(m).expect("a listed move plays");
         }
     }
-    let report =
-        format!("{moves_seen} moves told, {checks} checks, {ruled_out} ruled out, {alliance_moves} while an alliance could form");
-    assert!(checks >= 200 && alliance_moves >= 1000, "{report}");
+    let report = format!(
+        "{moves_seen} moves told, {checks} checks ({allied_checks} with allies), {ruled_out} ruled out, \
+         {alliance_moves} while an alliance could form"
+    );
+    assert!(checks >= 200 && allied_checks >= 50 && alliance_moves >= 1000, "{report}");
     assert!(ruled_out * 2 > moves_seen, "{report}");
     println!("{report}");
 }
