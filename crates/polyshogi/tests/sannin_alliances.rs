@@ -1620,3 +1620,33 @@ fn the_guides_examples_of_an_alliance_ending_hold() {
     assert_eq!(pos.to_move(), M);
     assert!(is_legal(&pos, "P2c-1b+"));
 }
+
+/// `may_give_check`, which a search asks before it makes a late quiet move, follows the
+/// alliance a move may form: the discovered attack of `discovered_setup` allies Middle and
+/// First, and Last's king, promoted in place, ranges along all twelve rays. Wherever Last's
+/// king stands so that its promotion checks First, a check the move itself does not give, the
+/// move is said to check.
+#[test]
+fn a_check_by_the_promoted_lone_king_is_foreseen() {
+    let mut foreseen = 0;
+    for king in HEX127.cells() {
+        let mut s = discovered_setup(("L", "G", "6i"));
+        s.pieces.retain(|&(c, _)| c != cell("13g"));
+        if s.pieces.iter().any(|&(c, _)| c == king) {
+            continue;
+        }
+        s.pieces.push((king, piece(L, "K")));
+        let Ok(pos) = SanninPosition::from_setup(s, rules(&[])) else { continue };
+        let Some(&m) = legal_list(&pos).iter().find(|&&m| move_text::canonical(&pos, m) == "P10i-10h") else { continue };
+        let mut after = pos.clone();
+        let mut unallied = SanninPosition::from_setup(pos.to_setup(), rules(&["compulsory=off"])).unwrap();
+        after.play(m).unwrap();
+        unallied.play(m).unwrap();
+        if after.allies().is_empty() || !after.in_check(F) || unallied.in_check(F) {
+            continue;
+        }
+        assert!(pos.may_give_check(m), "Last's king on {}", pos.cell_name(king));
+        foreseen += 1;
+    }
+    assert!(foreseen > 0, "no cell where the promoted king checks First");
+}

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::alliance::{LastAction, StandingThreats};
 use super::key::SanninKeys;
-use super::rules::{PreGameAlliance, SanninRules};
+use super::rules::{Compulsory, PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, SanninTables};
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
@@ -502,15 +502,22 @@ impl SanninPosition {
     }
 
     /// False only when the legal move `m` leaves every other player's king unattacked, by
-    /// anyone, and sets off nothing else a search must see: no alliance can form any more
-    /// (one has, or a seat is out, or the rules have none), the move is not the king's (the
-    /// Garden, castling) and the game is not at its last ply. Then nobody can be mated by it
-    /// and the next player is not in check. Told without making the move: after it, a king is
-    /// attacked by the moved or dropped piece from where it lands, or by the other pieces
-    /// with the board occupied as the move leaves it. A search asks it to leave out late
+    /// anyone, and sets off nothing else a search must see. Then nobody can be mated by it and
+    /// the next player is not in check. Told without making the move: after it, a king is
+    /// attacked by the moved or dropped piece from where it lands, or by the other pieces with
+    /// the board occupied as the move leaves it. An alliance the move may form (under
+    /// `compulsory=auto`) changes the attacks only by promoting the lone king in place, which
+    /// then ranges along all twelve rays: so while one can form, any two kings on one line with
+    /// nothing between count as a check. True for what it does not follow: the king's moves
+    /// (the Garden, castling), illuminations, passes, an alliance awaiting its answer or one
+    /// that would (`compulsory=confirm`), and the last ply. A search asks it to leave out late
     /// quiet moves unmade. (A stalemate the move causes is not seen.)
     pub fn may_give_check(&self, m: Move) -> bool {
-        if self.alliance_possible() || self.proposal.is_some() || self.plies + 1 >= self.rules.max_plies {
+        let alliance_possible = self.alliance_possible();
+        if (alliance_possible && self.rules.compulsory != Compulsory::Auto)
+            || self.proposal.is_some()
+            || self.plies + 1 >= self.rules.max_plies
+        {
             return true;
         }
         let mover = self.to_move;
@@ -536,12 +543,23 @@ impl SanninPosition {
             occupied.remove(from);
         }
         let code = code_of(piece) as usize;
-        mover.others3().into_iter().any(|p| {
+        let checks = mover.others3().into_iter().any(|p| {
             self.kings[p].is_some_and(|king| {
                 (grid.next_door(king).contains(to) && grid.attacks_next_door(to, king, tables.near_hours[code]))
                     || (grid.lines(king).contains(to) && grid.ranges_onto(to, king, tables.range_hours[code], occupied))
                     || self.is_attacked(king, self.others_pieces(p) - changed, occupied)
             })
+        });
+        checks || (alliance_possible && self.kings_face_each_other(occupied))
+    }
+
+    /// Whether two kings stand on one line with nothing between as `occupied` says: where a
+    /// king promoted in place would attack the other.
+    fn kings_face_each_other(&self, occupied: CellSet) -> bool {
+        let kings: ArrayVec<Cell, 3> = self.kings.0.iter().flatten().copied().collect();
+        let grid = self.tables.grid;
+        kings.iter().enumerate().any(|(i, &a)| {
+            kings[i + 1..].iter().any(|&b| grid.between(a, b).is_some_and(|between| (between & occupied).is_empty()))
         })
     }
 
