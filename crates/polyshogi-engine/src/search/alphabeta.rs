@@ -400,9 +400,9 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 // is in hand, unless they end the game, take a seat out of it (a Sannin mate,
                 // after which the mating player moves again) or check the next player. Most of
                 // them are told apart before they are made: those that check nobody (where
-                // the game can tell: Hex Shogi 91, and Sannin once no alliance can form), which
-                // leaves out the rare quiet move that ends the game without a check, a
-                // stalemate or the move-count draw, with the rest.
+                // the game can tell: Hex Shogi 91 and Sannin), which leaves out the rare quiet
+                // move that ends the game without a check, a stalemate or the move-count draw,
+                // with the rest.
                 let late = quiet && count >= late_limit && best > -WIN_BOUND;
                 if late && !pos.may_give_check(m) {
                     continue;
