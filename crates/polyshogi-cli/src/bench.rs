@@ -32,6 +32,14 @@ const POSITIONS: [(Variant, &str, &str, &str); 9] = [
     (Variant::Sankaku, "sankaku: start", "", ""),
 ];
 
+/// Sannin positions that `--search` also times under the default rules, as games are played:
+/// there the alliance detector runs after every move a search makes (the start and the 1932
+/// opening of `POSITIONS`, whose moves form no alliance).
+const SANNIN_AS_PLAYED: [(&str, &str); 2] = [
+    ("sannin, default rules: start", ""),
+    ("sannin, default rules: 1932 game", POSITIONS[1].3),
+];
+
 /// A bench position's game. Compulsory alliances are off: the positions must not depend on the
 /// alliance detector.
 fn bench_game(variant: Variant, options: &str, moves: &str) -> AnyGame {
@@ -39,7 +47,12 @@ fn bench_game(variant: Variant, options: &str, moves: &str) -> AnyGame {
     if variant == Variant::Sannin {
         rules.push("compulsory=off");
     }
-    let mut game = AnyGame::new(variant, &rules).expect("bench rule options are valid");
+    game_under(variant, &rules, moves)
+}
+
+/// The game of `variant` under `rules` after `moves`.
+fn game_under(variant: Variant, rules: &[&str], moves: &str) -> AnyGame {
+    let mut game = AnyGame::new(variant, rules).expect("bench rule options are valid");
     with_game!(&mut game, g => play_moves(g, moves));
     game
 }
@@ -70,7 +83,8 @@ pub fn run(depth: u32) {
 }
 
 /// Every search of the game thinks `movetime_ms` on each bench position, with a fresh engine
-/// whose table is made before the clock starts.
+/// whose table is made before the clock starts; then Sannin's alpha-beta searches on
+/// `SANNIN_AS_PLAYED`.
 pub fn run_search(movetime_ms: u64) {
     for (variant, name, options, moves) in POSITIONS {
         let game = bench_game(variant, options, moves);
@@ -81,14 +95,24 @@ pub fn run_search(movetime_ms: u64) {
             &[EngineKind::AlphaBeta, EngineKind::MaxN, EngineKind::Mcts]
         };
         for &kind in kinds {
-            let (depth, nodes, seconds) = with_game!(&game, g => think(g, kind, movetime_ms));
-            println!(
-                "{name:<36} {:<9} depth {depth:>2}  {nodes:>10} nodes  {seconds:>6.2} s  {:>9.0} nodes/s",
-                kind.name(),
-                nodes as f64 / seconds
-            );
+            print_search(name, &game, kind, movetime_ms);
         }
     }
+    for (name, moves) in SANNIN_AS_PLAYED {
+        let game = game_under(Variant::Sannin, &[], moves);
+        for kind in [EngineKind::Paranoid, EngineKind::Brs] {
+            print_search(name, &game, kind, movetime_ms);
+        }
+    }
+}
+
+fn print_search(name: &str, game: &AnyGame, kind: EngineKind, movetime_ms: u64) {
+    let (depth, nodes, seconds) = with_game!(game, g => think(g, kind, movetime_ms));
+    println!(
+        "{name:<36} {:<9} depth {depth:>2}  {nodes:>10} nodes  {seconds:>6.2} s  {:>9.0} nodes/s",
+        kind.name(),
+        nodes as f64 / seconds
+    );
 }
 
 fn think<P: Evaluate>(game: &Game<P>, kind: EngineKind, movetime_ms: u64) -> (u32, u64, f64) {

@@ -304,6 +304,11 @@ fn bench_search_reports_every_search_of_every_game() {
             "no {search} line for {game}:\n{out}"
         );
     }
+    // Sannin's alpha-beta searches also run under the default rules (compulsory alliances on).
+    for search in ["paranoid", "brs"] {
+        let under_defaults = out.lines().filter(|l| l.starts_with("sannin, default rules") && l.contains(&format!(" {search} ")));
+        assert_eq!(under_defaults.count(), 2, "{search} under the default rules:\n{out}");
+    }
 }
 
 /// Each game plays at least one whole random game, to its end: none is cut short at the
