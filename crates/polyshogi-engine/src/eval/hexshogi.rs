@@ -62,7 +62,11 @@ impl Evaluate for HexShogiPosition {
         }
     }
 
-    fn may_give_check(&self, m: Move) -> bool {
+    type CheckContext = ();
+
+    fn check_context(&self) {}
+
+    fn may_give_check(&self, _: (), m: Move) -> bool {
         self.gives_check(m)
     }
 }

@@ -82,11 +82,19 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         self.repetition_key()
     }
 
+    /// What `may_give_check` reads off the position once for all its moves (in Sannin, the
+    /// players in check before the move), so that a search asks for it once a node.
+    type CheckContext: Copy;
+
+    /// The `CheckContext` of this position.
+    fn check_context(&self) -> Self::CheckContext;
+
     /// False only when the legal move `m` certainly puts no seat in check and sets off nothing
     /// else a search must see (a Sannin alliance, a win in the Garden), told without making
-    /// it: late move pruning then leaves the move out unmade. True by default, where a game
-    /// cannot tell cheaply; the search then makes the move and looks.
-    fn may_give_check(&self, _m: Move) -> bool {
+    /// it: late move pruning then leaves the move out unmade. `context` is this position's
+    /// `check_context`. True by default, where a game cannot tell cheaply; the search then
+    /// makes the move and looks.
+    fn may_give_check(&self, _context: Self::CheckContext, _m: Move) -> bool {
         true
     }
 }

@@ -115,6 +115,11 @@ impl Reach {
 const VALUED_ROLES: [SankakuRole; 4] = [SankakuRole::Soldier, SankakuRole::Cavalry, SankakuRole::General, SankakuRole::Chariot];
 
 impl Evaluate for SankakuPosition {
+    // Moves are made to be told apart (the default `may_give_check`).
+    type CheckContext = ();
+
+    fn check_context(&self) {}
+
     fn evaluate(&self, weights: &Weights) -> Values {
         let w = &weights.sankaku;
         let seats = [Player::First, Player::Second];

@@ -6,7 +6,7 @@ use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::piece::{Piece, Role};
-use polyshogi::player::Player;
+use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::sannin::SanninPosition;
 
 use super::attacks::{
@@ -90,8 +90,14 @@ impl Evaluate for SanninPosition {
         }
     }
 
-    fn may_give_check(&self, m: Move) -> bool {
-        SanninPosition::may_give_check(self, m)
+    type CheckContext = PlayerSet;
+
+    fn check_context(&self) -> PlayerSet {
+        self.others_in_check()
+    }
+
+    fn may_give_check(&self, others_in_check: PlayerSet, m: Move) -> bool {
+        self.may_give_check_knowing(m, others_in_check)
     }
 }
 

@@ -393,6 +393,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let two_sided = pos.players_in().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
+        // Read off the position at the first late move, for all of them.
+        let mut check_context = None;
         if alpha < beta {
             while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
                 let quiet = order < ORDER_KILLER - 10;
@@ -404,7 +406,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 // move that ends the game without a check, a stalemate or the move-count draw,
                 // with the rest.
                 let late = quiet && count >= late_limit && best > -WIN_BOUND;
-                if late && !pos.may_give_check(m) {
+                if late && !pos.may_give_check(*check_context.get_or_insert_with(|| pos.check_context()), m) {
                     continue;
                 }
                 let next = child(pos, m);

@@ -92,6 +92,16 @@ impl AttackMaps {
     fn cheaper_than(&self, value: u8) -> CellSet {
         self.by_value[..value as usize].iter().fold(CellSet::EMPTY, |all, &map| all | map)
     }
+
+    /// These attacks but on `cells`.
+    fn without(&self, cells: CellSet) -> AttackMaps {
+        AttackMaps { by_value: self.by_value.map(|map| map - cells) }
+    }
+
+    /// The attacks of both sets of pieces.
+    fn with(&self, other: &AttackMaps) -> AttackMaps {
+        AttackMaps { by_value: std::array::from_fn(|value| self.by_value[value] | other.by_value[value]) }
+    }
 }
 
 /// An alliance that a move could form (§1.13 steps 2–3), while step 6 chooses among them.
@@ -178,10 +188,15 @@ impl SanninPosition {
     /// The pieces of `victim` that the pieces whose attacks `maps` holds threaten with
     /// material loss (§1.13 step 1): the same test as `is_threat`, on all attackers at once.
     fn threatened(&self, maps: &AttackMaps, victim: Player) -> CellSet {
+        self.threatened_unless(maps, victim, |target| self.is_defended(target, victim))
+    }
+
+    /// `threatened`, where `defended` says whether a piece of the victim's own defends a cell.
+    fn threatened_unless(&self, maps: &AttackMaps, victim: Player, defended: impl Fn(Cell) -> bool) -> CellSet {
         let victims = self.store.pieces_of(victim);
         let threatened = |&target: &Cell| {
             let role = self.store.piece_at(target).expect("a piece of the victim").role;
-            role == Role::King || maps.cheaper_than(value(role)).contains(target) || !self.is_defended(target, victim)
+            role == Role::King || maps.cheaper_than(value(role)).contains(target) || !defended(target)
         };
         (victims & maps.all()).into_iter().filter(threatened).collect()
     }
@@ -235,15 +250,23 @@ impl SanninPosition {
     }
 
     fn find_standing_threats(&self, mover: Player) -> StandingThreats {
-        let maps = self.attack_maps(self.store.pieces_of(mover));
+        // Every player's attacks, mapped once: each map also tells where its owner defends
+        // his own pieces (a piece attacks where it would take), so no defence is looked for.
+        let maps = ByPlayer::new(|p| self.attack_maps(self.store.pieces_of(p)));
+        let defended = |p: Player| {
+            let defended = maps[p].all();
+            move |target| defended.contains(target)
+        };
+        let [next, last] = mover.others3();
         StandingThreats {
             mover,
-            against_mover: self.threatened(&self.attack_maps(self.others_pieces(mover)), mover),
+            against_mover: self.threatened_unless(&maps[next].with(&maps[last]), mover, defended(mover)),
             by_mover: ByPlayer::new(|victim| {
                 if victim == mover || !self.active.contains(victim) {
                     return Threats::default();
                 }
-                self.threats_of(&maps, mover, victim)
+                let mate = self.rules.detect_mate_threat && self.has_mating_move(mover, victim);
+                Threats { targets: self.threatened_unless(&maps[mover], victim, defended(victim)), mate }
             }),
             screens: self.line_screens(mover),
         }
@@ -289,7 +312,8 @@ impl SanninPosition {
             if victim == mover || !after.active.contains(victim) {
                 return Threats::default();
             }
-            after.threats_of(&maps, mover, victim).since(before[victim])
+            // Only targets not threatened before can be new: the others need no test.
+            after.threats_of(&maps.without(before[victim].targets), mover, victim).since(before[victim])
         })
     }
 

@@ -513,6 +513,26 @@ impl SanninPosition {
     /// that would (`compulsory=confirm`), and the last ply. A search asks it to leave out late
     /// quiet moves unmade. (A stalemate the move causes is not seen.)
     pub fn may_give_check(&self, m: Move) -> bool {
+        self.may_give_check_knowing(m, self.others_in_check())
+    }
+
+    /// The players other than the one to move whose kings stand in check: what
+    /// `may_give_check_knowing` needs to know, found once for all the moves of a position.
+    pub fn others_in_check(&self) -> PlayerSet {
+        let mut checked = PlayerSet::EMPTY;
+        for p in self.to_move.others3() {
+            if self.in_check(p) {
+                checked.insert(p);
+            }
+        }
+        checked
+    }
+
+    /// `may_give_check`, told the players `others_in_check` names. A king that stands
+    /// unattacked can then be attacked by the pieces the move leaves in place only along the
+    /// line the moved piece leaves, which is one ray to look down rather than every piece to
+    /// test.
+    pub fn may_give_check_knowing(&self, m: Move, others_in_check: PlayerSet) -> bool {
         let alliance_possible = self.alliance_possible();
         if (alliance_possible && self.rules.compulsory != Compulsory::Auto)
             || self.proposal.is_some()
@@ -545,9 +565,15 @@ impl SanninPosition {
         let code = code_of(piece) as usize;
         let checks = mover.others3().into_iter().any(|p| {
             self.kings[p].is_some_and(|king| {
+                let others = self.others_pieces(p) - changed;
                 (grid.next_door(king).contains(to) && grid.attacks_next_door(to, king, tables.near_hours[code]))
                     || (grid.lines(king).contains(to) && grid.ranges_onto(to, king, tables.range_hours[code], occupied))
-                    || self.is_attacked(king, self.others_pieces(p) - changed, occupied)
+                    || if others_in_check.contains(p) {
+                        self.is_attacked(king, others, occupied)
+                    } else {
+                        from.and_then(|from| grid.hour_towards(king, from))
+                            .is_some_and(|hour| self.attacker_on_ray(king, hour, others, occupied).is_some())
+                    }
             })
         });
         checks || (alliance_possible && self.kings_face_each_other(occupied))
@@ -556,11 +582,14 @@ impl SanninPosition {
     /// Whether two kings stand on one line with nothing between as `occupied` says: where a
     /// king promoted in place would attack the other.
     fn kings_face_each_other(&self, occupied: CellSet) -> bool {
-        let kings: ArrayVec<Cell, 3> = self.kings.0.iter().flatten().copied().collect();
         let grid = self.tables.grid;
-        kings.iter().enumerate().any(|(i, &a)| {
-            kings[i + 1..].iter().any(|&b| grid.between(a, b).is_some_and(|between| (between & occupied).is_empty()))
-        })
+        // Pair by pair rather than through a list of the kings: a search asks this of every
+        // late move, and the list cost a third of the answer (docs/BENCHMARKS.md).
+        let face = |a: Player, b: Player| match (self.kings[a], self.kings[b]) {
+            (Some(a), Some(b)) => grid.between(a, b).is_some_and(|between| (between & occupied).is_empty()),
+            _ => false,
+        };
+        face(Player::First, Player::Second) || face(Player::Second, Player::Third) || face(Player::Third, Player::First)
     }
 
     /// Whether `player` may promote now: never while allied; after the alliance dissolves only
