@@ -1,9 +1,9 @@
 //! `polyshogi bench`: perft speed on one core over a fixed list of positions of every variant
 //! (the total node count is the bench signature: it changes only when move generation changes),
-//! with `--search`, the nodes per second of every search on the same positions, and with
-//! `--playouts`, how many random games from the start one core (or `--threads` cores) plays in a
-//! second, and with `--to-depth`, how much sooner `--threads` threads finish a search of a fixed
-//! depth than one.
+//! with `--search`, the nodes per second of every search on the same positions (and of Sannin's
+//! alpha-beta searches under the default rules too), and with `--playouts`, how many random
+//! games from the start one core (or `--threads` cores) plays in a second, and with
+//! `--to-depth`, how much sooner `--threads` threads finish a search of a fixed depth than one.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -35,10 +35,8 @@ const POSITIONS: [(Variant, &str, &str, &str); 9] = [
 /// Sannin positions that `--search` also times under the default rules, as games are played:
 /// there the alliance detector runs after every move a search makes (the start and the 1932
 /// opening of `POSITIONS`, whose moves form no alliance).
-const SANNIN_AS_PLAYED: [(&str, &str); 2] = [
-    ("sannin, default rules: start", ""),
-    ("sannin, default rules: 1932 game", POSITIONS[1].3),
-];
+const SANNIN_AS_PLAYED: [(&str, &str); 2] =
+    [("sannin, default rules: start", ""), ("sannin, default rules: 1932 game", POSITIONS[1].3)];
 
 /// A bench position's game. Compulsory alliances are off: the positions must not depend on the
 /// alliance detector.

@@ -584,7 +584,7 @@ impl SanninPosition {
     fn kings_face_each_other(&self, occupied: CellSet) -> bool {
         let grid = self.tables.grid;
         // Pair by pair rather than through a list of the kings: a search asks this of every
-        // late move, and the list cost a third of the answer (docs/BENCHMARKS.md).
+        // late move, and building the list took a third of the time (docs/BENCHMARKS.md).
         let face = |a: Player, b: Player| match (self.kings[a], self.kings[b]) {
             (Some(a), Some(b)) => grid.between(a, b).is_some_and(|between| (between & occupied).is_empty()),
             _ => false,
