@@ -208,8 +208,12 @@ impl SanninPosition {
 
     /// `threats`, with the attacks of `by` mapped already.
     fn threats_of(&self, maps: &AttackMaps, by: Player, victim: Player) -> Threats {
-        let mate = self.rules.detect_mate_threat && self.has_mating_move(by, victim);
-        Threats { targets: self.threatened(maps, victim), mate }
+        Threats { targets: self.threatened(maps, victim), mate: self.threatens_mate(by, victim) }
+    }
+
+    /// The mate threat of `threats`: only with the `detect_mate_threat` option.
+    fn threatens_mate(&self, by: Player, victim: Player) -> bool {
+        self.rules.detect_mate_threat && self.has_mating_move(by, victim)
     }
 
     /// Whether the pieces on `attacker` and `target` are a threat pair against `victim`: the
@@ -265,8 +269,8 @@ impl SanninPosition {
                 if victim == mover || !self.active.contains(victim) {
                     return Threats::default();
                 }
-                let mate = self.rules.detect_mate_threat && self.has_mating_move(mover, victim);
-                Threats { targets: self.threatened_unless(&maps[mover], victim, defended(victim)), mate }
+                let targets = self.threatened_unless(&maps[mover], victim, defended(victim));
+                Threats { targets, mate: self.threatens_mate(mover, victim) }
             }),
             screens: self.line_screens(mover),
         }
