@@ -426,17 +426,22 @@ fn two_threads_play_legal_moves_whatever_ends_the_search() {
     }
 }
 
-/// Searches `start` to depth 4 with the weights the engines play with and with `full`
-/// (the same, the pruning off), and asserts that both reach it and the pruned one in fewer nodes.
-fn assert_prunes<P: Evaluate>(start: P, kind: EngineKind, full: Weights) {
+/// Searches `start` to `plies` with `lean` weights and with `full` ones (the same, a pruning or
+/// reduction off), and asserts that both reach it and the lean one in fewer nodes.
+fn assert_searches_fewer_nodes<P: Evaluate>(start: P, kind: EngineKind, plies: u32, lean: Weights, full: Weights) {
     let game = Game::new(start);
     let search = |weights: Weights| {
         let options = EngineOptions { hash_mb: 4, weights, ..EngineOptions::default() };
-        Engine::with_options(kind, options).think(&game, &depth(4), &AtomicBool::new(false), &mut |_| {})
+        Engine::with_options(kind, options).think(&game, &depth(plies), &AtomicBool::new(false), &mut |_| {})
     };
-    let (with, without) = (search(Weights::default()), search(full));
-    assert_eq!((with.depth, without.depth), (4, 4), "{}", kind.name());
-    assert!(with.nodes < without.nodes, "{}: {} nodes pruned, {} in full", kind.name(), with.nodes, without.nodes);
+    let (with, without) = (search(lean), search(full));
+    assert_eq!((with.depth, without.depth), (plies, plies), "{}", kind.name());
+    assert!(with.nodes < without.nodes, "{}: {} nodes lean, {} in full", kind.name(), with.nodes, without.nodes);
+}
+
+/// `assert_searches_fewer_nodes` to depth 4 with the weights the engines play with.
+fn assert_prunes<P: Evaluate>(start: P, kind: EngineKind, full: Weights) {
+    assert_searches_fewer_nodes(start, kind, 4, Weights::default(), full);
 }
 
 /// The shallow pruning (reverse futility and late move pruning, `Weights::pruning`), on in
@@ -456,4 +461,21 @@ fn searches_prune_near_the_leaves_in_sannin_and_hexshogi91() {
         assert_prunes(SanninPosition::start(SanninRules::default()), kind, full);
     }
     assert_prunes(HexShogiPosition::start(HexShogiRules::hexshogi91()), EngineKind::AlphaBeta, full);
+}
+
+/// Late move reductions that grow with depth and move number (`late_move_reduction`) reach a
+/// depth in fewer nodes than the fixed schedule in the two-player games. (With three players
+/// they need not: from Sannin's start BRS searched twice the nodes to depths 6 and 7.)
+#[test]
+fn growing_late_move_reductions_search_fewer_nodes_to_a_depth_with_two_players() {
+    let fixed = Weights::default();
+    let mut growing = fixed;
+    growing.hex.late_move_reduction = 50;
+    growing.sankaku.late_move_reduction = 50;
+    for plies in [6, 7] {
+        let (hexshogi91, sankaku) =
+            (HexShogiPosition::start(HexShogiRules::hexshogi91()), SankakuPosition::start(SankakuRules::default()));
+        assert_searches_fewer_nodes(hexshogi91, EngineKind::AlphaBeta, plies, growing, fixed);
+        assert_searches_fewer_nodes(sankaku, EngineKind::AlphaBeta, plies, growing, fixed);
+    }
 }

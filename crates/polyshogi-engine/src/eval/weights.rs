@@ -107,6 +107,11 @@ weights!(
         /// Search, not evaluation: near the leaves, quiet moves past this many plus the depth
         /// left squared are not searched (late move pruning); 0 off.
         late_move_base = 3,
+        /// Search, not evaluation: how far late quiet moves are reduced, in hundredths of
+        /// ln(depth left) · ln(move number) plies (at least one; searched again at full depth
+        /// when they beat alpha); 0 for the fixed schedule: one ply, two from the twelfth move
+        /// with five plies or more left.
+        late_move_reduction = 0,
     }
 );
 
@@ -147,7 +152,8 @@ weights!(
         /// pruning"; 0 for three players, not measured there yet).
         futility_margin = 150,
         /// As Sannin's `late_move_base` (as `futility_margin`).
-        late_move_base = 3,
+        late_move_base = 3,        /// As Sannin's `late_move_reduction`.
+        late_move_reduction = 0,
     }
 );
 
@@ -177,7 +183,8 @@ weights!(
         /// docs/STRENGTH.md, "Sankaku with the same pruning").
         futility_margin = 0,
         /// As Sannin's `late_move_base` (0, as `futility_margin`).
-        late_move_base = 0,
+        late_move_base = 0,        /// As Sannin's `late_move_reduction`.
+        late_move_reduction = 0,
     }
 );
 
@@ -187,15 +194,17 @@ const KING_COLLECTION: [&str; 2] = ["king_held", "two_kings"];
 
 /// The search parameters of every group (`Weights::pruning`), kept with the weights so that
 /// `setoption name Weight` reaches them, but read by the search, not the evaluation.
-const SEARCH_PARAMETERS: [&str; 2] = ["futility_margin", "late_move_base"];
+const SEARCH_PARAMETERS: [&str; 3] = ["futility_margin", "late_move_base", "late_move_reduction"];
 
-/// The alpha-beta search's shallow pruning in one game (its group's `futility_margin` and
-/// `late_move_base`), 0 for off. Sannin and Hex Shogi 91 prune, where matches showed a gain;
+/// The alpha-beta search's shallow pruning and reductions in one game (its group's
+/// `futility_margin`, `late_move_base` and `late_move_reduction`), 0 for off or, for the
+/// reduction, the fixed schedule. Sannin and Hex Shogi 91 prune, where matches showed a gain;
 /// in Sankaku and Three Player Hex Shogi 91 the same settings showed none.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pruning {
     pub futility_margin: i32,
     pub late_move_base: i32,
+    pub late_move_reduction: i32,
 }
 
 /// Every game's weights.
@@ -233,15 +242,15 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The shallow pruning the alpha-beta search does in `variant`.
+    /// The shallow pruning and reductions of the alpha-beta search in `variant`.
     pub fn pruning(&self, variant: Variant) -> Pruning {
-        let (futility_margin, late_move_base) = match variant {
-            Variant::Sannin => (self.sannin.futility_margin, self.sannin.late_move_base),
-            Variant::HexShogi91 => (self.hex.futility_margin, self.hex.late_move_base),
-            Variant::Tphs91 => (self.hex3.futility_margin, self.hex3.late_move_base),
-            Variant::Sankaku => (self.sankaku.futility_margin, self.sankaku.late_move_base),
+        let (futility_margin, late_move_base, late_move_reduction) = match variant {
+            Variant::Sannin => (self.sannin.futility_margin, self.sannin.late_move_base, self.sannin.late_move_reduction),
+            Variant::HexShogi91 => (self.hex.futility_margin, self.hex.late_move_base, self.hex.late_move_reduction),
+            Variant::Tphs91 => (self.hex3.futility_margin, self.hex3.late_move_base, self.hex3.late_move_reduction),
+            Variant::Sankaku => (self.sankaku.futility_margin, self.sankaku.late_move_base, self.sankaku.late_move_reduction),
         };
-        Pruning { futility_margin, late_move_base }
+        Pruning { futility_margin, late_move_base, late_move_reduction }
     }
 
     /// The weights as set by hand, before any tuning.

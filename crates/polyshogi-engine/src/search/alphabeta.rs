@@ -1,6 +1,7 @@
 //! The alpha-beta core: iterative deepening, principal variation search, transposition table,
-//! quiescence on captures, killer and history ordering, late move reductions, and near the
-//! leaves reverse futility and late move pruning where the game's weights turn them on.
+//! quiescence on captures, killer and history ordering, late move reductions (a fixed schedule,
+//! or growing with depth and move number), and near the leaves reverse futility and late move
+//! pruning, where the game's weights turn them on.
 //!
 //! It searches a game of two sides: the root seat (with its ally, if any) against everybody
 //! else. For two players that is ordinary alpha-beta; for three it is the paranoid reduction
@@ -9,6 +10,8 @@
 //! twice (Sannin: the mating player moves next), eliminations, passes and alliances formed
 //! inside the tree are all followed as the rules say. A node's value is from the point of view
 //! of the side to move there; a child's value is negated only when the side changes.
+
+use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
 use polyshogi::mv::Move;
@@ -49,6 +52,19 @@ const DELTA_MARGIN: i32 = 200;
 /// The depths left at which reverse futility and late move pruning apply.
 const FUTILITY_DEPTH: i32 = 3;
 const LATE_MOVE_DEPTH: i32 = 3;
+/// Natural logarithms of 0 to 255 (0 for 0), for the late move reductions: depths and move
+/// numbers past the table read its last entry.
+static LN: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|n| if n == 0 { 0.0 } else { (n as f32).ln() }));
+
+/// The plies a late quiet move is reduced by when the game's `late_move_reduction` is
+/// `percent` (> 0): `percent` hundredths of ln(depth left) · ln(move number), rounded, at least
+/// one ply and leaving at least one before quiescence (`new_depth` is the depth it would get
+/// unreduced, at least 2).
+fn late_move_reduction(percent: i32, depth: i32, move_number: usize, new_depth: i32) -> i32 {
+    let ln = |n: usize| LN[n.min(255)];
+    let plies = ln(depth as usize) * ln(move_number) * percent as f32 / 100.0;
+    (plies.round() as i32).clamp(1, new_depth - 1)
+}
 
 /// The result of a whole search.
 #[derive(Clone, Debug, Default)]
@@ -172,7 +188,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         self.pv[0].clear();
         for (i, &m) in moves.iter().enumerate() {
             let next = child(pos, m);
-            let value = self.child_value(true, &next, depth - 1, 0, alpha, beta, false, i > 0, false);
+            let value = self.child_value(true, &next, depth - 1, 0, alpha, beta, false, i > 0, 0);
             if self.ctx.control.aborted() {
                 break;
             }
@@ -193,8 +209,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
 
     /// Searches the child position `next` of a node of side `parent_side`; the value
     /// comes back from the parent's point of view. With `null_window`, a PVS scout search is
-    /// made first (at reduced depth when `reduce`), re-searched with the full window when it
-    /// beats alpha.
+    /// made first (`reduction` plies shallower, then at full depth if it beats alpha),
+    /// re-searched with the full window when it beats alpha.
     #[allow(clippy::too_many_arguments)]
     fn child_value<P: Evaluate>(
         &mut self,
@@ -206,7 +222,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         beta: i32,
         searched: bool,
         null_window: bool,
-        reduce: bool,
+        reduction: i32,
     ) -> i32 {
         let key = next.repetition_key();
         if self.ctx.repeated(key) {
@@ -227,16 +243,16 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
             }
         };
         let value = if null_window && beta - alpha > 1 {
-            let mut v = scout(self, if reduce { depth - 1 } else { depth }, alpha, alpha + 1);
-            if v > alpha && reduce {
+            let mut v = scout(self, depth - reduction, alpha, alpha + 1);
+            if v > alpha && reduction > 0 {
                 v = scout(self, depth, alpha, alpha + 1);
             }
             if v > alpha && v < beta {
                 v = scout(self, depth, alpha, beta);
             }
             v
-        } else if null_window && reduce {
-            let v = scout(self, depth - 1, alpha, beta);
+        } else if null_window && reduction > 0 {
+            let v = scout(self, depth - reduction, alpha, beta);
             if v > alpha {
                 scout(self, depth, alpha, beta)
             } else {
@@ -362,7 +378,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         if forced {
             self.ctx.give_ordered(ordered);
             let next = child(pos, first);
-            let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, false);
+            let value = self.child_value(side, &next, depth, ply, alpha, beta, searched, false, 0);
             if value > alpha && value < beta {
                 self.update_pv(ply, first);
             }
@@ -381,7 +397,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         // opponent of the phase makes the searched move.
         if brs_opponent && self.next_is_opponent(pos) {
             let next = child(pos, first);
-            let value = self.child_value(side, &next, depth, ply, alpha, beta, false, false, false);
+            let value = self.child_value(side, &next, depth, ply, alpha, beta, false, false, 0);
             count += 1;
             best = value;
             best_move = Some(first);
@@ -419,17 +435,26 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 {
                     continue;
                 }
-                let reduce = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
+                let reducible = depth >= 3 && count >= 3 && quiet && !in_check && extension == 0;
                 let mut new_depth = depth - 1 + extension;
-                if reduce && count >= 12 && depth >= 5 {
-                    new_depth -= 1;
-                }
+                let reduction = if !reducible {
+                    0
+                } else if pruning.late_move_reduction > 0 {
+                    late_move_reduction(pruning.late_move_reduction, depth, count + 1, new_depth)
+                } else {
+                    // The fixed schedule: one ply, verified; from the twelfth move deep in the
+                    // tree one more, never verified.
+                    if count >= 12 && depth >= 5 {
+                        new_depth -= 1;
+                    }
+                    1
+                };
                 if new_depth > 0 {
                     // The child probes the table first thing: its bucket, nearly always out of
                     // the cache, is asked for now and loads while the child is set up.
                     self.ctx.tt.prefetch(self.table_key(&next, brs_opponent));
                 }
-                let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduce);
+                let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduction);
                 count += 1;
                 if self.ctx.control.aborted() {
                     self.ctx.give_ordered(ordered);
@@ -595,9 +620,33 @@ mod tests {
             ctx.reps = Repetitions::new(&[next.repetition_key()]);
             let mut search = AlphaBeta::new(&mut ctx, &pos, Mode::Paranoid);
             search.pv[1] = vec![moves[1], moves[2]];
-            let value = search.child_value(true, &next, 3, 0, -INFINITY, INFINITY, false, false, false);
+            let value = search.child_value(true, &next, 3, 0, -INFINITY, INFINITY, false, false, 0);
             assert_eq!(value, 0);
             assert!(search.pv[1].is_empty(), "the repeated child kept the line {:?}", search.pv[1]);
         }
+    }
+
+    /// The reductions grow with the depth left and the move number, are at least a ply, and
+    /// always leave the move a ply of search before quiescence.
+    #[test]
+    fn late_move_reductions_grow_with_depth_and_move_number_within_bounds() {
+        // Unreduced, a move from a node `depth` deep gets `depth - 1` plies.
+        let reduction = |percent, depth, move_number| late_move_reduction(percent, depth, move_number, depth - 1);
+        assert_eq!(reduction(50, 3, 4), 1);
+        assert_eq!(reduction(50, 8, 40), 4, "0.5 · ln 8 · ln 40 = 3.8");
+        for percent in [10, 50, 200] {
+            for depth in 3..=64 {
+                let mut last = 0;
+                for move_number in 4..=600 {
+                    let r = reduction(percent, depth, move_number);
+                    assert!((1..=depth - 2).contains(&r), "{percent} %, depth {depth}, move {move_number}: {r} plies");
+                    assert!(r >= last, "{percent} %, depth {depth}: move {move_number} reduced less than the one before");
+                    let shallower = if depth > 3 { reduction(percent, depth - 1, move_number) } else { 1 };
+                    assert!(r >= shallower, "{percent} %, depth {depth}, move {move_number}: less than with a ply less left");
+                    last = r;
+                }
+            }
+        }
+        assert!(reduction(200, 20, 100) > reduction(50, 20, 100));
     }
 }
