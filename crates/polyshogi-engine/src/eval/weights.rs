@@ -152,7 +152,8 @@ weights!(
         /// pruning"; 0 for three players, not measured there yet).
         futility_margin = 150,
         /// As Sannin's `late_move_base` (as `futility_margin`).
-        late_move_base = 3,        /// As Sannin's `late_move_reduction`.
+        late_move_base = 3,
+        /// As Sannin's `late_move_reduction`.
         late_move_reduction = 0,
     }
 );
@@ -183,7 +184,8 @@ weights!(
         /// docs/STRENGTH.md, "Sankaku with the same pruning").
         futility_margin = 0,
         /// As Sannin's `late_move_base` (0, as `futility_margin`).
-        late_move_base = 0,        /// As Sannin's `late_move_reduction`.
+        late_move_base = 0,
+        /// As Sannin's `late_move_reduction`.
         late_move_reduction = 0,
     }
 );
