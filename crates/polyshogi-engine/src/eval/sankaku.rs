@@ -3,7 +3,7 @@
 //! is defended.
 
 use polyshogi::cellset::CellSet;
-use polyshogi::geometry::{Cell, TriDirection, TriGrid};
+use polyshogi::geometry::{Cell, TriGrid};
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::player::{Player, PlayerSet};
 use polyshogi::variant::sankaku::{opponent, SankakuPosition, SankakuRole};
@@ -24,15 +24,17 @@ pub fn role_value(role: SankakuRole, w: &SankakuWeights) -> i32 {
 }
 
 /// The cells a Soldier on `from` could capture on: across a side (when the rules let its step
-/// capture) and two steps straight over an empty cell.
-fn soldier_reach(pos: &SankakuPosition, grid: &TriGrid, from: Cell) -> CellSet {
-    let mut map = if pos.rules().soldier_step_captures { grid.sides(from) } else { CellSet::EMPTY };
-    for s in grid.second_orthogonals(from) {
-        if !pos.occupied().contains(s.via) {
-            map.insert(s.target);
-        }
+/// capture, `steps`) and two steps straight over an empty cell. The first cell of each such
+/// step is a side neighbour, and a piece there hides the two cells past it.
+fn soldier_reach(grid: &TriGrid, from: Cell, occupied: CellSet, steps: bool) -> CellSet {
+    let sides = grid.sides(from);
+    let hidden = (sides & occupied).fold(CellSet::EMPTY, |hidden, via| hidden | grid.beyond(from, via));
+    let jumps = grid.second_orthogonal_set(from) - hidden;
+    if steps {
+        jumps | sides
+    } else {
+        jumps
     }
-    map
 }
 
 /// The cells a Cavalry on `from` could capture on: its leaps, and the leaps onward from an own
@@ -47,30 +49,19 @@ fn cavalry_reach(grid: &TriGrid, from: Cell, own: CellSet) -> CellSet {
 }
 
 /// The cells a Chariot on `from` could capture on: across a side, and along each ray up to the
-/// first piece, running down one enemy Soldier on the way.
-fn chariot_reach(pos: &SankakuPosition, grid: &TriGrid, from: Cell, own: CellSet) -> CellSet {
-    let occupied = pos.occupied();
-    let enemy_soldiers = pos.role_cells(SankakuRole::Soldier) - own;
-    let mut map = grid.sides(from);
-    for dir in TriDirection::ALL {
-        let ray = grid.ray_set(from, dir);
-        if (ray & occupied).is_empty() {
-            map |= ray;
-            continue;
-        }
-        let mut passed_soldier = false;
-        for &cell in grid.ray(from, dir) {
-            map.insert(cell);
-            if occupied.contains(cell) {
-                if enemy_soldiers.contains(cell) && !passed_soldier {
-                    passed_soldier = true;
-                    continue;
-                }
-                break;
-            }
-        }
+/// first piece, running down one enemy Soldier on the way. Found from what the pieces on its
+/// lines hide rather than by walking the rays: the first piece of a ray is one that no other
+/// hides, and a Soldier run down hides nothing.
+fn chariot_reach(grid: &TriGrid, from: Cell, occupied: CellSet, enemy_soldiers: CellSet) -> CellSet {
+    let lines = grid.lines(from);
+    let hidden_by = |pieces: CellSet| pieces.fold(CellSet::EMPTY, |hidden, piece| hidden | grid.beyond(from, piece));
+    let pieces = lines & occupied;
+    let mut hidden = hidden_by(pieces);
+    let run_down = (pieces - hidden) & enemy_soldiers;
+    if !run_down.is_empty() {
+        hidden = hidden_by(pieces - run_down);
     }
-    map
+    grid.sides(from) | (lines - hidden)
 }
 
 /// What one seat's pieces attack, and how many of them attack each Emperor.
@@ -86,6 +77,7 @@ impl Reach {
     fn of(pos: &SankakuPosition, player: Player) -> Reach {
         let grid = pos.grid();
         let own = pos.pieces_of(player);
+        let occupied = pos.occupied();
         let own_emperor = pos.emperor(player).map_or(CellSet::EMPTY, CellSet::from_cell);
         let enemy_emperor = pos.emperor(opponent(player)).map_or(CellSet::EMPTY, CellSet::from_cell);
         let mut reach = Reach::default();
@@ -98,14 +90,16 @@ impl Reach {
         for from in own & pos.role_cells(SankakuRole::General) {
             add(grid.adjacent(from));
         }
+        let soldier_steps = pos.rules().soldier_step_captures;
         for from in own & pos.role_cells(SankakuRole::Soldier) {
-            add(soldier_reach(pos, grid, from));
+            add(soldier_reach(grid, from, occupied, soldier_steps));
         }
         for from in own & pos.role_cells(SankakuRole::Cavalry) {
             add(cavalry_reach(grid, from, own));
         }
+        let enemy_soldiers = pos.role_cells(SankakuRole::Soldier) - own;
         for from in own & pos.role_cells(SankakuRole::Chariot) {
-            add(chariot_reach(pos, grid, from, own));
+            add(chariot_reach(grid, from, occupied, enemy_soldiers));
         }
         reach
     }
@@ -192,10 +186,65 @@ impl Evaluate for SankakuPosition {
 
 #[cfg(test)]
 mod tests {
+    use polyshogi::geometry::TriDirection;
     use polyshogi::variant::sankaku::SankakuRules;
     use polyshogi::Rules;
 
     use super::*;
+    use crate::test_games::along_a_random_game;
+
+    /// The reaches found from hidden cells are the ones found by walking each ray from the
+    /// piece, in positions along random games under both Soldier rules.
+    #[test]
+    fn soldier_and_chariot_reaches_match_a_walk_along_the_rays() {
+        let walked_soldier = |pos: &SankakuPosition, from: Cell| {
+            let grid = pos.grid();
+            let mut map = if pos.rules().soldier_step_captures { grid.sides(from) } else { CellSet::EMPTY };
+            for s in grid.second_orthogonals(from) {
+                if !pos.occupied().contains(s.via) {
+                    map.insert(s.target);
+                }
+            }
+            map
+        };
+        let walked_chariot = |pos: &SankakuPosition, from: Cell, enemy_soldiers: CellSet| {
+            let grid = pos.grid();
+            let mut map = grid.sides(from);
+            for dir in TriDirection::ALL {
+                let mut passed_soldier = false;
+                for &cell in grid.ray(from, dir) {
+                    map.insert(cell);
+                    if pos.occupied().contains(cell) {
+                        if enemy_soldiers.contains(cell) && !passed_soldier {
+                            passed_soldier = true;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+            }
+            map
+        };
+        let mut checked = 0;
+        for seed in 1..=12 {
+            let steps = seed % 2 == 1;
+            let rules = SankakuRules { soldier_step_captures: steps, ..SankakuRules::default() };
+            along_a_random_game(SankakuPosition::start(rules), seed, 300, |pos| {
+                let grid = pos.grid();
+                // Every cell, as if a Soldier or a Chariot of either side stood there.
+                for from in grid.cells() {
+                    assert_eq!(soldier_reach(grid, from, pos.occupied(), steps), walked_soldier(pos, from));
+                    for player in [Player::First, Player::Second] {
+                        let enemy_soldiers = pos.role_cells(SankakuRole::Soldier) - pos.pieces_of(player);
+                        let found = chariot_reach(grid, from, pos.occupied(), enemy_soldiers);
+                        assert_eq!(found, walked_chariot(pos, from, enemy_soldiers), "{}", grid.name(from));
+                    }
+                }
+                checked += 1;
+            });
+        }
+        assert!(checked > 100, "only {checked} positions");
+    }
 
     /// Each cell a side's pieces could capture on is worth `control` to it, and the same
     /// against the other side.

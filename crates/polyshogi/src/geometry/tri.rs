@@ -96,6 +96,10 @@ pub struct TriGrid {
     adjacent: [CellSet; TRI_CELLS],
     /// Cells strictly between two cells of one ray, indexed `from * 44 + to`; empty otherwise.
     between: Vec<CellSet>,
+    /// The cells of the rays from `from` past `to`, indexed `from * 44 + to`; empty otherwise.
+    beyond: Vec<CellSet>,
+    /// By cell, the union of its six rays.
+    lines: [CellSet; TRI_CELLS],
     half_turn: [Cell; TRI_CELLS],
 }
 
@@ -126,6 +130,8 @@ impl TriGrid {
             second_sets: [CellSet::EMPTY; TRI_CELLS],
             adjacent: [CellSet::EMPTY; TRI_CELLS],
             between: vec![CellSet::EMPTY; TRI_CELLS * TRI_CELLS],
+            beyond: vec![CellSet::EMPTY; TRI_CELLS * TRI_CELLS],
+            lines: [CellSet::EMPTY; TRI_CELLS],
             half_turn: [Cell::new_unchecked(0); TRI_CELLS],
         };
         grid.all = grid.cells().collect();
@@ -144,7 +150,10 @@ impl TriGrid {
                 let ray = &grid.ray_cells[start..];
                 for (k, &to) in ray.iter().enumerate() {
                     grid.between[i * TRI_CELLS + to.usize()] = ray[..k].iter().copied().collect();
+                    // A side neighbour starts two rays: it hides both.
+                    grid.beyond[i * TRI_CELLS + to.usize()] |= ray[k + 1..].iter().copied().collect::<CellSet>();
                 }
+                grid.lines[i] |= grid.ray_sets[i][dir.index()];
                 if let [_, target, ..] = *ray {
                     grid.second_sets[i].insert(target);
                 }
@@ -276,6 +285,20 @@ impl TriGrid {
     #[inline]
     pub fn between(&self, from: Cell, to: Cell) -> CellSet {
         self.between[from.usize() * TRI_CELLS + to.usize()]
+    }
+
+    /// The cells of the rays from `from` through `to` that lie past `to` (two rays when `to` is
+    /// a side neighbour, one otherwise): what a piece on `to` hides from `from`. Empty when no
+    /// ray joins them.
+    #[inline]
+    pub fn beyond(&self, from: Cell, to: Cell) -> CellSet {
+        self.beyond[from.usize() * TRI_CELLS + to.usize()]
+    }
+
+    /// Every cell on one of the six rays from `cell`.
+    #[inline]
+    pub fn lines(&self, cell: Cell) -> CellSet {
+        self.lines[cell.usize()]
     }
 
     /// The cell a half-turn of the board puts in place of `cell`: (f, r) → (6 − f, 9 − r).
@@ -483,5 +506,23 @@ mod tests {
         assert_eq!(TRI44.between(d4, cell("d5")), CellSet::EMPTY);
         assert_eq!(TRI44.between(d4, cell("a6")), CellSet::EMPTY);
         assert_eq!(TRI44.between(cell("f7"), d4), TRI44.between(d4, cell("f7")));
+    }
+
+    /// A piece on `to` hides from `from` exactly the cells whose way from `from` passes it,
+    /// and the lines are the cells with a ray from `from`.
+    #[test]
+    fn beyond_is_what_a_piece_hides_along_its_ray() {
+        let d4 = cell("d4");
+        assert!(TRI44.beyond(d4, cell("e6")).contains(cell("f7")));
+        assert!(!TRI44.beyond(d4, cell("e6")).contains(cell("e5")));
+        assert_eq!(TRI44.beyond(d4, cell("a6")), CellSet::EMPTY);
+        for from in TRI44.cells() {
+            let rays = TriDirection::ALL.iter().fold(CellSet::EMPTY, |set, &d| set | TRI44.ray_set(from, d));
+            assert_eq!(TRI44.lines(from), rays);
+            for to in TRI44.cells() {
+                let hidden: CellSet = TRI44.cells().filter(|&x| TRI44.between(from, x).contains(to)).collect();
+                assert_eq!(TRI44.beyond(from, to), hidden, "{} past {}", TRI44.name(from), TRI44.name(to));
+            }
+        }
     }
 }
