@@ -6,6 +6,7 @@ pub mod choose;
 pub mod engine;
 pub mod eval;
 pub mod levels;
+mod prefetch;
 pub mod protocol;
 pub mod search;
 #[cfg(test)]

@@ -143,14 +143,7 @@ impl TranspositionTable {
     /// every one misses the cache.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
-            // SAFETY: a prefetch only hints the processor; it reads nothing and cannot fault.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 
     /// The entry of `key`; mate scores are made relative to the root `ply` plies up.

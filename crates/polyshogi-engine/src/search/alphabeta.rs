@@ -453,6 +453,9 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     // The child probes the table first thing: its bucket, nearly always out of
                     // the cache, is asked for now and loads while the child is set up.
                     self.ctx.tt.prefetch(self.table_key(&next, brs_opponent));
+                } else {
+                    // The child is a quiescence node, which evaluates first thing.
+                    self.ctx.prefetch_evaluation(next.search_key());
                 }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduction);
                 count += 1;
@@ -529,6 +532,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 }
             }
             let next = child(pos, m);
+            self.ctx.prefetch_evaluation(next.search_key());
             let key = next.repetition_key();
             if self.ctx.repeated(key) {
                 continue;

@@ -218,6 +218,12 @@ impl<'a> Ctx<'a> {
         self.evaluations.get_or_insert(pos.search_key(), || pos.evaluate_with(self.weights, &mut self.attack_maps))
     }
 
+    /// Starts loading the cache entry of `key`, for a position about to be evaluated: the
+    /// entries are spread over more memory than the processor keeps close.
+    pub fn prefetch_evaluation(&self, key: u64) {
+        self.evaluations.prefetch(key);
+    }
+
     pub fn take_list(&mut self) -> Box<MoveList> {
         self.lists.pop().unwrap_or_else(|| Box::new(MoveList::new()))
     }
@@ -402,6 +408,10 @@ const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 impl EvalCache {
     fn new() -> EvalCache {
         EvalCache { entries: vec![(0, [0; 3]); EVAL_CACHE_ENTRIES].into_boxed_slice() }
+    }
+
+    fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(&self.entries[key as usize & (EVAL_CACHE_ENTRIES - 1)]);
     }
 
     fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> Values) -> Values {
