@@ -46,6 +46,15 @@ impl AttackMapCache {
         AttackMapCache { entries: vec![Entry::default(); ENTRIES].into_boxed_slice(), reaches: Box::new([Reach::default(); 128]) }
     }
 
+    /// Starts loading the entry of board key `key`, for a position about to be evaluated.
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(&self.entries[Self::index(key)].key);
+    }
+
+    fn index(key: u64) -> usize {
+        (key >> (64 - ENTRIES.trailing_zeros())) as usize
+    }
+
     /// The attack map and value of the placement with board key `key` on a board whose
     /// occupied cells are `occupied`: the step map and value computed by `steps` unless kept,
     /// and the union of what the seat's `ranging_pieces` (each a cell and the hours it ranges
@@ -60,7 +69,7 @@ impl AttackMapCache {
         ranging_pieces: impl Iterator<Item = (Cell, HourSet)>,
         reach: impl Fn(Cell, HourSet) -> CellSet,
     ) -> (CellSet, i32) {
-        let entry = &mut self.entries[(key >> (64 - ENTRIES.trailing_zeros())) as usize];
+        let entry = &mut self.entries[Self::index(key)];
         if entry.key != key {
             let (map, value) = steps();
             let ranges = Self::ranges(&mut self.reaches, occupied, ranging_pieces, reach);

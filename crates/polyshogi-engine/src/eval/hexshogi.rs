@@ -37,6 +37,12 @@ impl Evaluate for HexShogiPosition {
         evaluate_from(self, weights, &values, |p| self.attack_map_and_value(p, &values))
     }
 
+    fn prefetch_attack_maps(&self, maps: &AttackMapCache) {
+        for p in self.seats().iter().copied() {
+            maps.prefetch(self.board_key(p));
+        }
+    }
+
     fn evaluate_with(&self, weights: &Weights, maps: &mut AttackMapCache) -> Values {
         let values = kind_values(|piece| piece_value(piece, hex_weights(self, weights)));
         let occupied = self.occupied();

@@ -47,6 +47,9 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         self.evaluate(weights)
     }
 
+    /// Starts loading what `evaluate_with` will read from `maps` for this position.
+    fn prefetch_attack_maps(&self, _maps: &AttackMapCache) {}
+
     /// What the piece on `cell` is worth to its owner (0 for an empty cell or a king that
     /// cannot be taken).
     fn piece_value(&self, cell: Cell, weights: &Weights) -> i32;

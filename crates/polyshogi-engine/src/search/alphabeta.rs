@@ -453,9 +453,11 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     // The child probes the table first thing: its bucket, nearly always out of
                     // the cache, is asked for now and loads while the child is set up.
                     self.ctx.tt.prefetch(self.table_key(&next, brs_opponent));
-                } else {
-                    // The child is a quiescence node, which evaluates first thing.
-                    self.ctx.prefetch_evaluation(next.search_key());
+                }
+                if new_depth <= 0 || (pruning.futility_margin > 0 && new_depth <= FUTILITY_DEPTH) {
+                    // The child evaluates soon: a quiescence node first thing, a node near the
+                    // leaves for reverse futility.
+                    self.ctx.prefetch_evaluation(&next);
                 }
                 let value = self.child_value(side, &next, new_depth, ply, alpha, beta, brs_opponent, count > 0, reduction);
                 count += 1;
@@ -532,7 +534,7 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 }
             }
             let next = child(pos, m);
-            self.ctx.prefetch_evaluation(next.search_key());
+            self.ctx.prefetch_evaluation(&next);
             let key = next.repetition_key();
             if self.ctx.repeated(key) {
                 continue;

@@ -218,10 +218,11 @@ impl<'a> Ctx<'a> {
         self.evaluations.get_or_insert(pos.search_key(), || pos.evaluate_with(self.weights, &mut self.attack_maps))
     }
 
-    /// Starts loading the cache entry of `key`, for a position about to be evaluated: the
-    /// entries are spread over more memory than the processor keeps close.
-    pub fn prefetch_evaluation(&self, key: u64) {
-        self.evaluations.prefetch(key);
+    /// Starts loading what evaluating `pos` reads first: its cache entry and the attack maps
+    /// kept for its seats, spread over more memory than the processor keeps close.
+    pub fn prefetch_evaluation<P: Evaluate>(&self, pos: &P) {
+        self.evaluations.prefetch(pos.search_key());
+        pos.prefetch_attack_maps(&self.attack_maps);
     }
 
     pub fn take_list(&mut self) -> Box<MoveList> {
