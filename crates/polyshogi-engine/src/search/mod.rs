@@ -411,12 +411,16 @@ impl EvalCache {
         EvalCache { entries: vec![(0, [0; 3]); EVAL_CACHE_ENTRIES].into_boxed_slice() }
     }
 
+    fn index(key: u64) -> usize {
+        key as usize & (EVAL_CACHE_ENTRIES - 1)
+    }
+
     fn prefetch(&self, key: u64) {
-        crate::prefetch::prefetch(&self.entries[key as usize & (EVAL_CACHE_ENTRIES - 1)]);
+        crate::prefetch::prefetch(&self.entries[Self::index(key)]);
     }
 
     fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> Values) -> Values {
-        let entry = &mut self.entries[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        let entry = &mut self.entries[Self::index(key)];
         // Key 0 marks an empty entry; a position whose key is 0 is evaluated every time.
         if entry.0 == key && key != 0 {
             return entry.1;
