@@ -158,8 +158,8 @@ impl Evaluate for SankakuPosition {
     }
 
     /// Run-down victims count, and a Soldier or Cavalry that captures becomes a General. Most
-    /// moves capture nothing, so the pieces taken are found from cell sets first and the
-    /// moving piece is looked up only when there are some.
+    /// moves capture nothing, so the pieces taken are found from cell sets first; their value
+    /// and the promotion are read from the cells of each role rather than piece by piece.
     fn capture_gain(&self, m: Move, weights: &Weights) -> i32 {
         let Move::Normal { from, to, .. } = m else { return 0 };
         let mut captures = self.pieces_of(opponent(self.to_move())) & CellSet::from_cell(to);
@@ -169,11 +169,13 @@ impl Evaluate for SankakuPosition {
         if captures.is_empty() {
             return 0;
         }
-        let Some(piece) = self.piece_at(from) else { return 0 };
         let w = &weights.sankaku;
-        let mut gain = captures.map(|cell| self.piece_value(cell, weights)).sum();
-        if piece.role.promotes_on_capture() {
-            gain += w.general - role_value(piece.role, w);
+        let mut gain = 0;
+        for role in SankakuRole::ALL {
+            gain += (captures & self.role_cells(role)).count() as i32 * role_value(role, w);
+            if role.promotes_on_capture() && self.role_cells(role).contains(from) {
+                gain += w.general - role_value(role, w);
+            }
         }
         gain
     }
