@@ -14,8 +14,8 @@ use super::{utilities, Evaluate, SankakuWeights, Values, Weights};
 const EMPEROR_VALUE: i32 = 5_000;
 
 pub fn role_value(role: SankakuRole, w: &SankakuWeights) -> i32 {
-    // Indexed rather than matched: move ordering asks this of every captured piece, of any
-    // role, and a jump per role is hard to predict.
+    // Indexed rather than matched: move ordering asks this of the piece making each capture,
+    // of any role, and a jump per role is hard to predict.
     let values = [EMPEROR_VALUE, w.chariot, w.cavalry, w.general, w.soldier];
     values[role.index()]
 }
