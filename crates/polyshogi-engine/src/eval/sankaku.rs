@@ -20,13 +20,17 @@ pub fn role_value(role: SankakuRole, w: &SankakuWeights) -> i32 {
     values[role.index()]
 }
 
+/// The cells that `pieces` hide from `from`: those past each of them along its rays.
+fn hidden_from(grid: &TriGrid, from: Cell, pieces: CellSet) -> CellSet {
+    pieces.fold(CellSet::EMPTY, |hidden, piece| hidden | grid.beyond(from, piece))
+}
+
 /// The cells a Soldier on `from` could capture on: across a side (when the rules let its step
 /// capture, `steps`) and two steps straight over an empty cell. The first cell of each such
 /// step is a side neighbour, and a piece there hides the two cells past it.
 fn soldier_reach(grid: &TriGrid, from: Cell, occupied: CellSet, steps: bool) -> CellSet {
     let sides = grid.sides(from);
-    let hidden = (sides & occupied).fold(CellSet::EMPTY, |hidden, via| hidden | grid.beyond(from, via));
-    let jumps = grid.second_orthogonal_set(from) - hidden;
+    let jumps = grid.second_orthogonal_set(from) - hidden_from(grid, from, sides & occupied);
     if steps {
         jumps | sides
     } else {
@@ -51,12 +55,11 @@ fn cavalry_reach(grid: &TriGrid, from: Cell, own: CellSet) -> CellSet {
 /// hides, and a Soldier run down hides nothing.
 fn chariot_reach(grid: &TriGrid, from: Cell, occupied: CellSet, enemy_soldiers: CellSet) -> CellSet {
     let lines = grid.lines(from);
-    let hidden_by = |pieces: CellSet| pieces.fold(CellSet::EMPTY, |hidden, piece| hidden | grid.beyond(from, piece));
     let pieces = lines & occupied;
-    let mut hidden = hidden_by(pieces);
+    let mut hidden = hidden_from(grid, from, pieces);
     let run_down = (pieces - hidden) & enemy_soldiers;
     if !run_down.is_empty() {
-        hidden = hidden_by(pieces - run_down);
+        hidden = hidden_from(grid, from, pieces - run_down);
     }
     grid.sides(from) | (lines - hidden)
 }
