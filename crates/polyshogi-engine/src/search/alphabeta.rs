@@ -409,8 +409,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         let two_sided = pos.players_in().len() == 2 || self.seats.len() == 2;
         let mover = pos.to_move();
         let mut quiets_tried: ArrayVec<Move, QUIETS_PUNISHED> = ArrayVec::new();
-        // Read off the position at the first late move, for all of them.
-        let mut check_context = None;
+        // Whether the moves not handed out yet that check nobody have been dropped.
+        let mut late_moves_sifted = false;
         if alpha < beta {
             while let Some((order, m)) = self.ctx.next_move(&mut ordered, pos, ply) {
                 let quiet = order < ORDER_KILLER - 10;
@@ -422,8 +422,17 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                 // move that ends the game without a check, a stalemate or the move-count draw,
                 // with the rest.
                 let late = quiet && count >= late_limit && best > -WIN_BOUND;
-                if late && !pos.may_give_check(*check_context.get_or_insert_with(|| pos.check_context()), m) {
-                    continue;
+                debug_assert!(late || !late_moves_sifted, "a move after a late one is late");
+                if late && !late_moves_sifted {
+                    // Every move after a late one is late too (the moves come best first, so
+                    // quiet ones last, and the count and the best value only grow): those that
+                    // check nobody are dropped all at once, before they are sorted.
+                    late_moves_sifted = true;
+                    let context = pos.check_context();
+                    ordered.retain_rest(|later| pos.may_give_check(context, later));
+                    if !pos.may_give_check(context, m) {
+                        continue;
+                    }
                 }
                 let next = child(pos, m);
                 let gives_check = two_sided && next.in_check(next.to_move());
