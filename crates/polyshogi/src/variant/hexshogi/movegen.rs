@@ -69,13 +69,22 @@ impl HexShogiPosition {
         // move, which proves it at once when the king is not in check. Pawns are tried first:
         // they stand in front, where a step is most often free.
         let enemy = self.opponent(mover);
-        if !self.attacked_by(king, enemy, self.store.pieces_of(enemy), self.store.occupied()) {
+        let enemies = self.store.pieces_of(enemy);
+        if !self.attacked_by(king, enemy, enemies, self.store.occupied()) {
             let unpinnable = own.without(king) - self.tables.grid.lines(king);
             for from in (unpinnable & self.pawns).into_iter().chain(unpinnable - self.pawns) {
                 if !(self.reach(self.store.code(from) as usize, from) - own).is_empty() {
                     return true;
                 }
             }
+        }
+        // In check, or with every such piece hemmed in, a king step that no enemy attacks once
+        // the king has left (the generator's own test) proves it: most checked kings have one,
+        // and listing every evasion would cost a whole generation.
+        let occupied = self.store.occupied().without(king);
+        let steps = self.tables.step_targets[self.store.code(king) as usize][king.usize()] - own;
+        if steps.into_iter().any(|to| !self.attacked_by(to, enemy, enemies.without(to), occupied)) {
+            return true;
         }
         let mut moves = MoveList::new();
         self.generate_two::<false>(&mut moves);
