@@ -790,20 +790,28 @@ fn checks_are_told_without_making_the_move() {
             positions.push(pos);
         }
     }
-    let (mut moves_seen, mut checks) = (0, 0);
+    let (mut moves_seen, mut checks, mut drop_checks) = (0, 0, 0);
     for pos in positions.iter().filter(|pos| pos.outcome().is_none()) {
+        let checking_drops = pos.drop_checks();
         for m in legal(pos).iter().copied() {
             let mut next = pos.clone();
             next.play_unchecked(m);
             let opponent = if pos.to_move() == Player::First { Player::Second } else { Player::First };
             let gives_check = next.in_check(opponent);
             assert_eq!(pos.gives_check(m), gives_check, "{} in {pos:?}", move_text::canonical(pos, m));
+            assert_eq!(
+                pos.gives_check_knowing(&checking_drops, m),
+                gives_check,
+                "{} in {pos:?}, from the drop checks",
+                move_text::canonical(pos, m)
+            );
             moves_seen += 1;
             checks += usize::from(gives_check);
+            drop_checks += usize::from(gives_check && matches!(m, Move::Drop { .. }));
         }
     }
-    let report = format!("{moves_seen} moves, {checks} checks");
-    assert!(checks >= 1000, "{report}");
+    let report = format!("{moves_seen} moves, {checks} checks, {drop_checks} by drops");
+    assert!(checks >= 1000 && drop_checks >= 100, "{report}");
     println!("{report}");
 }
 

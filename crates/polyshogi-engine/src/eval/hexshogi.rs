@@ -68,12 +68,14 @@ impl Evaluate for HexShogiPosition {
         }
     }
 
-    type CheckContext = ();
+    type CheckContext = [CellSet; 8];
 
-    fn check_context(&self) {}
+    fn check_context(&self) -> [CellSet; 8] {
+        self.drop_checks()
+    }
 
-    fn may_give_check(&self, _: (), m: Move) -> bool {
-        self.gives_check(m)
+    fn may_give_check(&self, drop_checks: [CellSet; 8], m: Move) -> bool {
+        self.gives_check_knowing(&drop_checks, m)
     }
 }
 

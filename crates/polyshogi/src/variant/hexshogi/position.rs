@@ -449,6 +449,31 @@ impl HexShogiPosition {
             })
     }
 
+    /// For each role (by `Role::index`), the cells where a piece of it dropped by the player to
+    /// move would check the opponent's king: the cells the opponent's own piece of that role
+    /// reaches from the king's cell, since the two armies move as each other turned half round.
+    /// None with three players, as `gives_check` says. A search reads them off once for the
+    /// many late drops of a node with pieces in hand (`gives_check_knowing`).
+    pub fn drop_checks(&self) -> [CellSet; 8] {
+        let mut checks = [CellSet::EMPTY; 8];
+        let opponent = self.opponent(self.to_move);
+        if let Some(king) = self.king_of(opponent).filter(|_| !self.is_three_player()) {
+            for role in Role::ALL {
+                let code = code_of(Piece { player: opponent, role, promoted: false }) as usize;
+                checks[role.index()] = self.reach(code, king);
+            }
+        }
+        checks
+    }
+
+    /// `gives_check`, a drop's answer read from this position's `drop_checks`.
+    pub fn gives_check_knowing(&self, drop_checks: &[CellSet; 8], m: Move) -> bool {
+        match m {
+            Move::Drop { role, to } => drop_checks[role.index()].contains(to),
+            _ => self.gives_check(m),
+        }
+    }
+
     /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,
     /// with the board occupied as `occupied` says. Three kinds of attack, cheapest first:
     /// knights leaping in, pieces one step away stepping (or starting a range) back onto the
