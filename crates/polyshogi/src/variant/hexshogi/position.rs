@@ -449,8 +449,8 @@ impl HexShogiPosition {
             })
     }
 
-    /// For each role (by `Role::index`), the cells where a piece of it dropped by the player to
-    /// move would check the opponent's king: the cells the opponent's own piece of that role
+    /// For each role the player to move holds (by `Role::index`), the cells where a piece of it
+    /// dropped would check the opponent's king: the cells the opponent's own piece of that role
     /// reaches from the king's cell, since the two armies move as each other turned half round.
     /// None with three players, as `gives_check` says. A search reads them off once for the
     /// many late drops of a node with pieces in hand (`gives_check_knowing`).
@@ -458,7 +458,7 @@ impl HexShogiPosition {
         let mut checks = [CellSet::EMPTY; 8];
         let opponent = self.opponent(self.to_move);
         if let Some(king) = self.king_of(opponent).filter(|_| !self.is_three_player()) {
-            for role in Role::ALL {
+            for role in self.store.hand(self.to_move).roles() {
                 let code = code_of(Piece { player: opponent, role, promoted: false }) as usize;
                 checks[role.index()] = self.reach(code, king);
             }
