@@ -68,6 +68,28 @@ impl Evaluate for HexShogiPosition {
         }
     }
 
+    /// A move takes at most one piece, and a promotion adds nothing to the gain.
+    fn capture_gain_bound(&self, weights: &Weights) -> Option<i32> {
+        let w = hex_weights(self, weights);
+        let pieces = [
+            w.rook,
+            w.pro_rook,
+            w.bishop,
+            w.pro_bishop,
+            w.gold,
+            w.silver,
+            w.pro_silver,
+            w.knight,
+            w.pro_knight,
+            w.lance,
+            w.pro_lance,
+            w.pawn,
+            w.pro_pawn,
+        ];
+        let king = if self.is_three_player() { w.king_held } else { 0 };
+        pieces.into_iter().max().map(|piece| piece.max(king))
+    }
+
     type CheckContext = [CellSet; 8];
 
     fn check_context(&self) -> [CellSet; 8] {
@@ -266,6 +288,33 @@ mod tests {
         assert_eq!(white_loss(&king, gray, &check, &without), 100);
         assert_eq!(white_loss(&king, Player::First, &check, &without), 0);
         assert_eq!(white_loss(&king, white, &check, &without), 0);
+    }
+
+    /// No legal move gains more than `capture_gain_bound`, with the tuned and the hand-set
+    /// weights, along capturing games of both games; the bound is reached, where the most
+    /// valuable piece (or, with three players, a king) is taken.
+    #[test]
+    fn no_capture_gains_more_than_the_bound() {
+        let mut moves = MoveList::new();
+        for rules in [HexShogiRules::hexshogi91(), HexShogiRules::tphs91()] {
+            for weights in [Weights::default(), Weights::hand_set()] {
+                let bound = HexShogiPosition::start(rules).capture_gain_bound(&weights).unwrap();
+                let (mut captures, mut reached) = (0, 0);
+                for seed in 1..=6 {
+                    crate::test_games::along_a_capturing_game(HexShogiPosition::start(rules), seed, 400, |pos| {
+                        assert_eq!(pos.capture_gain_bound(&weights), Some(bound));
+                        pos.legal_moves(&mut moves);
+                        for &m in moves.iter() {
+                            let gain = pos.capture_gain(m, &weights);
+                            assert!(gain <= bound, "{m:?} gains {gain}, above {bound}, in {pos:?}");
+                            captures += usize::from(gain > 0);
+                            reached += usize::from(gain == bound);
+                        }
+                    });
+                }
+                assert!(captures > 1_000 && reached > 0, "{rules:?}: {captures} captures, {reached} at the bound");
+            }
+        }
     }
 
     /// Two players: each cell a side attacks is worth `control` to it, and the same against

@@ -72,6 +72,13 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         }
     }
 
+    /// A value no legal move's `capture_gain` exceeds here, where a game can tell it cheaply:
+    /// quiescence stands pat at once when even that gain would leave the side to move below
+    /// alpha. None by default (an illumination or a run-down takes several pieces at once).
+    fn capture_gain_bound(&self, _weights: &Weights) -> Option<i32> {
+        None
+    }
+
     /// The legal moves that may have a positive `capture_gain`, in `legal_moves`' order: the
     /// quiescence search's candidates. By default every legal move; a game whose captures the
     /// generator can list alone lists only those.

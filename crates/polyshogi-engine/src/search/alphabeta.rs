@@ -530,6 +530,11 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
         if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
             return stand_pat;
         }
+        // When not even the largest capture could pass the delta test below, every move would
+        // be skipped: stand pat without listing them.
+        if !in_check && pos.capture_gain_bound(self.ctx.weights).is_some_and(|gain| stand_pat + gain + DELTA_MARGIN <= alpha) {
+            return stand_pat;
+        }
         let mut ordered = self.ctx.ordered_moves(pos, None, ply, !in_check);
         let side = self.side(pos);
         let mut best = if in_check { -INFINITY } else { stand_pat };
