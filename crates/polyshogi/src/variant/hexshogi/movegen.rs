@@ -99,6 +99,32 @@ impl HexShogiPosition {
         tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
+    /// `reach(code, from) & within`, without walking the ranges when no cell of `within` lies
+    /// on a line through `from`: listing captures only, most pieces have no enemy piece on
+    /// any of their lines.
+    #[inline]
+    fn reach_within(&self, code: usize, from: Cell, within: CellSet) -> CellSet {
+        let tables = self.tables;
+        let steps = tables.step_targets[code][from.usize()];
+        let hours = tables.range_hours[code];
+        if hours.is_empty() || (tables.grid.lines(from) & within).is_empty() {
+            steps & within
+        } else {
+            tables.grid.piece_reach(from, steps, hours, self.store.occupied()) & within
+        }
+    }
+
+    /// The targets of the piece on `from` among the cells `allowed`: with `CAPTURES`, where
+    /// `allowed` holds only enemy pieces, by `reach_within`.
+    #[inline]
+    fn targets<const CAPTURES: bool>(&self, code: usize, from: Cell, allowed: CellSet) -> CellSet {
+        if CAPTURES {
+            self.reach_within(code, from, allowed)
+        } else {
+            self.reach(code, from) & allowed
+        }
+    }
+
     /// The cells `player`'s pieces attack, read from the cell codes without decoding a piece.
     pub fn attack_map(&self, player: Player) -> CellSet {
         self.attack_map_and_value(player, &[0; 16]).0
@@ -149,19 +175,25 @@ impl HexShogiPosition {
             // Usually nothing is pinned, and then no piece needs the test. Both loops take the
             // pieces in the same order, so the moves come out in the same order either way.
             let pinned = safety.pinned;
+            // Listing captures, most pieces have none: they push nothing.
             if pinned.is_empty() {
                 for from in own.without(king) {
                     let code = self.store.code(from) as usize;
-                    self.push_board_moves(from, code, self.reach(code, from) & allowed, out);
+                    let targets = self.targets::<CAPTURES>(code, from, allowed);
+                    if !(CAPTURES && targets.is_empty()) {
+                        self.push_board_moves(from, code, targets, out);
+                    }
                 }
             } else {
                 for from in own.without(king) {
                     let code = self.store.code(from) as usize;
-                    let mut targets = self.reach(code, from) & allowed;
+                    let mut targets = self.targets::<CAPTURES>(code, from, allowed);
                     if pinned.contains(from) {
                         targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
                     }
-                    self.push_board_moves(from, code, targets, out);
+                    if !(CAPTURES && targets.is_empty()) {
+                        self.push_board_moves(from, code, targets, out);
+                    }
                 }
             }
         }
@@ -194,7 +226,10 @@ impl HexShogiPosition {
         let open = if CAPTURES { self.store.occupied() - own } else { !own };
         for from in own {
             let code = self.store.code(from) as usize;
-            self.push_board_moves(from, code, self.reach(code, from) & open, out);
+            let targets = self.targets::<CAPTURES>(code, from, open);
+            if !(CAPTURES && targets.is_empty()) {
+                self.push_board_moves(from, code, targets, out);
+            }
         }
         if CAPTURES {
             return;
