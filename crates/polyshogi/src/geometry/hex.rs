@@ -245,6 +245,18 @@ impl HexGrid {
         }
     }
 
+    /// `piece_reach(cell, steps, hours, occupied) & within`, without following the ranges
+    /// when no cell of `within` lies on a line through `cell`: when listing captures only,
+    /// most pieces have no enemy piece on any of their lines.
+    #[inline]
+    pub fn piece_reach_within(&self, cell: Cell, steps: CellSet, hours: HourSet, occupied: CellSet, within: CellSet) -> CellSet {
+        if hours.is_empty() || (self.lines(cell) & within).is_empty() {
+            steps & within
+        } else {
+            (steps | self.follow_ranges(cell, hours, occupied)) & within
+        }
+    }
+
     /// The ranging part of `piece_reach`, for at least one hour: `ranges` kept out of line.
     /// Few pieces range, and the walk inlined into the generators' loops over every piece
     /// makes them slower (docs/BENCHMARKS.md).

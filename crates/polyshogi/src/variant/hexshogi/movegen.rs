@@ -99,27 +99,14 @@ impl HexShogiPosition {
         tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
-    /// `reach(code, from) & within`, without walking the ranges when no cell of `within` lies
-    /// on a line through `from`: listing captures only, most pieces have no enemy piece on
-    /// any of their lines.
-    #[inline]
-    fn reach_within(&self, code: usize, from: Cell, within: CellSet) -> CellSet {
-        let tables = self.tables;
-        let steps = tables.step_targets[code][from.usize()];
-        let hours = tables.range_hours[code];
-        if hours.is_empty() || (tables.grid.lines(from) & within).is_empty() {
-            steps & within
-        } else {
-            tables.grid.piece_reach(from, steps, hours, self.store.occupied()) & within
-        }
-    }
-
-    /// The targets of the piece on `from` among the cells `allowed`: with `CAPTURES`, where
-    /// `allowed` holds only enemy pieces, by `reach_within`.
+    /// `reach(code, from) & allowed`; with `CAPTURES`, where `allowed` holds only enemy
+    /// pieces, without following ranges that can meet none.
     #[inline]
     fn targets<const CAPTURES: bool>(&self, code: usize, from: Cell, allowed: CellSet) -> CellSet {
         if CAPTURES {
-            self.reach_within(code, from, allowed)
+            let tables = self.tables;
+            let steps = tables.step_targets[code][from.usize()];
+            tables.grid.piece_reach_within(from, steps, tables.range_hours[code], self.store.occupied(), allowed)
         } else {
             self.reach(code, from) & allowed
         }

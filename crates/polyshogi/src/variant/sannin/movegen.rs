@@ -170,7 +170,7 @@ impl SanninPosition {
         let first_new = out.count();
         let safety = self.king_safety(mover, king);
         let aim = if CAPTURES { self.others_pieces(mover).with(self.tables.garden) } else { self.tables.grid.all() };
-        self.generate_board_moves(mover, &safety, aim, out, depth);
+        self.generate_board_moves::<CAPTURES>(mover, &safety, aim, out, depth);
         self.generate_king_moves(mover, &safety, aim, out, depth);
         if !CAPTURES {
             self.generate_drops(mover, &safety, out, depth);
@@ -376,13 +376,31 @@ impl SanninPosition {
     }
 
     /// The moves of the pieces but the king that end on a cell of `aim`.
-    fn generate_board_moves(&self, mover: Player, safety: &KingSafety, aim: CellSet, out: &mut impl MoveSink, depth: u8) {
-        let forbidden = self.forbidden_targets(mover);
+    /// With `CAPTURES`, `aim` holds only other players' pieces and the Garden: most pieces then
+    /// reach none of it, and push nothing.
+    fn generate_board_moves<const CAPTURES: bool>(
+        &self,
+        mover: Player,
+        safety: &KingSafety,
+        aim: CellSet,
+        out: &mut impl MoveSink,
+        depth: u8,
+    ) {
+        let tables = self.tables;
+        let allowed = (aim & safety.evasion) - self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
             let code = self.store.code(from) as usize;
-            let mut targets = (self.reach(code, from) - forbidden) & aim & safety.evasion;
+            let mut targets = if CAPTURES {
+                let steps = tables.step_targets[code][from.usize()];
+                tables.grid.piece_reach_within(from, steps, tables.range_hours[code], self.store.occupied(), allowed)
+            } else {
+                self.reach(code, from) & allowed
+            };
             if safety.pinned.contains(from) {
-                targets &= self.tables.grid.pin_line(safety.king, from, self.store.occupied());
+                targets &= tables.grid.pin_line(safety.king, from, self.store.occupied());
+            }
+            if CAPTURES && targets.is_empty() {
+                continue;
             }
             if safety.ally_king.is_none() {
                 // Nothing more to test: the moves go in by sets.
