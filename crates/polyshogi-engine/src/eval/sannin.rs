@@ -96,6 +96,34 @@ impl Evaluate for SanninPosition {
         }
     }
 
+    /// A capture takes one piece, never a king; a king steps into the Garden only from a cell
+    /// next to it. A promoted king, which may illuminate several pieces at once, gives none.
+    fn capture_gain_bound(&self, weights: &Weights) -> Option<i32> {
+        let mover = self.to_move();
+        let king = self.king(mover)?;
+        if self.piece_at(king).is_some_and(|piece| piece.promoted) {
+            return None;
+        }
+        let w = &weights.sannin;
+        let pieces = [
+            w.rook,
+            w.pro_rook,
+            w.bishop,
+            w.pro_bishop,
+            w.gold,
+            w.silver,
+            w.pro_silver,
+            w.knight,
+            w.lance,
+            w.pro_lance,
+            w.pawn,
+            w.pro_pawn,
+        ];
+        let garden = self.tables().garden;
+        let to_garden = self.tables().grid.next_door(king).contains(garden) && has_garden_right(self, mover);
+        pieces.into_iter().max().map(|piece| piece + if to_garden { GARDEN_GAIN } else { 0 })
+    }
+
     type CheckContext = PlayerSet;
 
     fn check_context(&self) -> PlayerSet {
@@ -291,6 +319,55 @@ mod tests {
         // First to move, then Middle, who can save its gold before Last moves; and Middle to move.
         assert_eq!(middle_loss(Player::First), 0);
         assert_eq!(middle_loss(middle), 0);
+    }
+
+    /// No legal move gains more than `capture_gain_bound`, where it gives one, with the tuned
+    /// and the hand-set weights, along capturing games; the bound is reached.
+    #[test]
+    fn no_capture_gains_more_than_the_bound() {
+        let mut moves = MoveList::new();
+        for weights in [Weights::default(), Weights::hand_set()] {
+            let (mut captures, mut reached, mut unbounded) = (0, 0, 0);
+            for seed in 1..=8 {
+                crate::test_games::along_a_capturing_game(SanninPosition::start(SanninRules::default()), seed, 300, |pos| {
+                    let Some(bound) = pos.capture_gain_bound(&weights) else {
+                        unbounded += 1;
+                        return;
+                    };
+                    pos.legal_moves(&mut moves);
+                    for &m in moves.iter() {
+                        let gain = pos.capture_gain(m, &weights);
+                        assert!(gain <= bound, "{m:?} gains {gain}, above {bound}, in {pos:?}");
+                        captures += usize::from(gain > 0);
+                        reached += usize::from(gain == bound);
+                    }
+                });
+            }
+            assert!(
+                captures > 1_000 && reached > 0 && unbounded > 0,
+                "{captures} captures, {reached} at the bound, {unbounded} without one"
+            );
+        }
+        // First's king on every cell, with the other two kings of the start: the steps into
+        // the Garden gain the most.
+        use polyshogi::variant::sannin::SanninSetup;
+        let rules = SanninRules::default();
+        let start = SanninSetup::start(&rules);
+        let weights = Weights::default();
+        let mut garden_steps = 0;
+        for cell in SanninPosition::start(rules).tables().grid.cells() {
+            let mut pieces: Vec<(Cell, Piece)> = start.pieces.iter().copied().filter(|&(_, p)| p.role == Role::King).collect();
+            pieces[0].0 = cell;
+            let Ok(pos) = SanninPosition::from_setup(SanninSetup { pieces, ..start.clone() }, rules) else { continue };
+            let bound = pos.capture_gain_bound(&weights).unwrap();
+            pos.legal_moves(&mut moves);
+            for &m in moves.iter() {
+                let gain = pos.capture_gain(m, &weights);
+                assert!(gain <= bound, "{m:?} gains {gain}, above {bound}, in {pos:?}");
+                garden_steps += usize::from(gain >= GARDEN_GAIN);
+            }
+        }
+        assert!(garden_steps > 0);
     }
 
     /// Each empty cell next to a seat's king costs it `drop_near` per piece the other seats
