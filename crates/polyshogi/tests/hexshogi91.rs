@@ -765,9 +765,10 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
     println!("{report}");
 }
 
-/// `gives_check`, which a search asks before it makes a late quiet move, says of every legal
-/// move whether it checks, as making the move and looking says, in random games from the start
-/// and on sparse boards, where checks, discovered ones and knights' are common.
+/// `gives_check`, and `gives_check_knowing` from the position's check cells, which a search
+/// asks before it makes a late quiet move, say of every legal move whether it checks, as making
+/// the move and looking says, in random games from the start and on sparse boards, where
+/// checks, discovered ones and knights' are common.
 #[test]
 fn checks_are_told_without_making_the_move() {
     let rules = HexShogiRules::hexshogi91();
@@ -792,7 +793,7 @@ fn checks_are_told_without_making_the_move() {
     }
     let (mut moves_seen, mut checks, mut drop_checks) = (0, 0, 0);
     for pos in positions.iter().filter(|pos| pos.outcome().is_none()) {
-        let checking_drops = pos.drop_checks();
+        let check_cells = pos.check_cells();
         for m in legal(pos).iter().copied() {
             let mut next = pos.clone();
             next.play_unchecked(m);
@@ -800,9 +801,9 @@ fn checks_are_told_without_making_the_move() {
             let gives_check = next.in_check(opponent);
             assert_eq!(pos.gives_check(m), gives_check, "{} in {pos:?}", move_text::canonical(pos, m));
             assert_eq!(
-                pos.gives_check_knowing(&checking_drops, m),
+                pos.gives_check_knowing(&check_cells, m),
                 gives_check,
-                "{} in {pos:?}, from the drop checks",
+                "{} in {pos:?}, from the check cells",
                 move_text::canonical(pos, m)
             );
             moves_seen += 1;

@@ -5,7 +5,7 @@ use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
-use polyshogi::variant::hexshogi::HexShogiPosition;
+use polyshogi::variant::hexshogi::{CheckCells, HexShogiPosition};
 use polyshogi::{Move, MoveList, Rules};
 
 use super::attacks::{attack_maps_and_values, attacked_before_turn_of, king_safety, KingSafetyWeights, Neighbourhoods};
@@ -90,14 +90,14 @@ impl Evaluate for HexShogiPosition {
         pieces.into_iter().max().map(|piece| piece.max(king))
     }
 
-    type CheckContext = [CellSet; 8];
+    type CheckContext = CheckCells;
 
-    fn check_context(&self) -> [CellSet; 8] {
-        self.drop_checks()
+    fn check_context(&self) -> CheckCells {
+        self.check_cells()
     }
 
-    fn may_give_check(&self, drop_checks: [CellSet; 8], m: Move) -> bool {
-        self.gives_check_knowing(&drop_checks, m)
+    fn may_give_check(&self, cells: CheckCells, m: Move) -> bool {
+        self.gives_check_knowing(&cells, m)
     }
 }
 

@@ -14,7 +14,7 @@ mod tables;
 mod text;
 
 pub use crate::catalog::TPHS91_SETUP_NOTE;
-pub use position::{HexShogiPosition, HexShogiSetup, PositionError};
+pub use position::{CheckCells, HexShogiPosition, HexShogiSetup, PositionError};
 pub use rules::{HexShogiRules, HexVariant};
 pub use tables::{HexShogiTables, FORWARD_HEXSHOGI91, FORWARD_TPHS91, TPHS91_START_OWN_FRAME};
 

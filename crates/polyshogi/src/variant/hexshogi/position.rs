@@ -124,6 +124,16 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// What `HexShogiPosition::gives_check_knowing` reads off a position once for all its moves
+/// (see `HexShogiPosition::check_cells`).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckCells {
+    /// The opponent's king; none with three players, where nobody is in check.
+    king: Option<Cell>,
+    /// By role held in hand, the cells where a drop checks the king.
+    drops: [CellSet; 8],
+}
+
 /// A legal, playable position of Hex Shogi 91 or Three Player Hex Shogi 91.
 #[derive(Clone)]
 pub struct HexShogiPosition {
@@ -440,37 +450,56 @@ impl HexShogiPosition {
         let range_hours = tables.range_hours[code];
         let direct = tables.step_targets[code][to.usize()].contains(king)
             || (!range_hours.is_empty() && grid.lines(king).contains(to) && grid.ranges_onto(to, king, range_hours, occupied));
-        direct
-            || from.is_some_and(|from| {
-                grid.hour_towards(king, from).is_some_and(|hour| {
-                    let rangers = (self.rangers & self.store.pieces_of(mover)).without(from);
-                    self.ranges_onto(king, hour, rangers, occupied).is_some()
-                })
-            })
+        direct || from.is_some_and(|from| self.discovers_check(king, from, to))
     }
 
-    /// For each role the player to move holds (by `Role::index`), the cells where a piece of it
-    /// dropped would check the opponent's king: the cells the opponent's own piece of that role
-    /// reaches from the king's cell, since the two armies move as each other turned half round.
-    /// None with three players, as `gives_check` says. A search reads them off once for the
-    /// many late drops of a node with pieces in hand (`gives_check_knowing`).
-    pub fn drop_checks(&self) -> [CellSet; 8] {
-        let mut checks = [CellSet::EMPTY; 8];
+    /// Whether moving the piece on `from` to `to` opens a line of the opponent's `king` onto a
+    /// ranging piece of the player to move.
+    fn discovers_check(&self, king: Cell, from: Cell, to: Cell) -> bool {
+        self.tables.grid.hour_towards(king, from).is_some_and(|hour| {
+            let rangers = (self.rangers & self.store.pieces_of(self.to_move)).without(from);
+            self.ranges_onto(king, hour, rangers, self.store.occupied().with(to).without(from)).is_some()
+        })
+    }
+
+    /// What `gives_check_knowing` reads off once for all the moves of this position: the
+    /// opponent's king, and for each role the player to move holds (by `Role::index`), the
+    /// cells where a piece of it dropped would check that king. They are the cells the
+    /// opponent's own piece of that role reaches from the king's cell, since the two armies
+    /// move as each other turned half round. Nothing with three players, as `gives_check`
+    /// says.
+    pub fn check_cells(&self) -> CheckCells {
+        let mut cells = CheckCells { king: None, drops: [CellSet::EMPTY; 8] };
         let opponent = self.opponent(self.to_move);
         if let Some(king) = self.king_of(opponent).filter(|_| !self.is_three_player()) {
+            cells.king = Some(king);
             for role in self.store.hand(self.to_move).roles() {
                 let code = code_of(Piece { player: opponent, role, promoted: false }) as usize;
-                checks[role.index()] = self.reach(code, king);
+                cells.drops[role.index()] = self.reach(code, king);
             }
         }
-        checks
+        cells
     }
 
-    /// `gives_check`, a drop's answer read from this position's `drop_checks`.
-    pub fn gives_check_knowing(&self, drop_checks: &[CellSet; 8], m: Move) -> bool {
+    /// `gives_check`, with what every move of the position shares read from its `check_cells`:
+    /// a search tells the many late moves of a node with a lookup for a drop, and for a move
+    /// without decoding the piece.
+    pub fn gives_check_knowing(&self, cells: &CheckCells, m: Move) -> bool {
+        let Some(king) = cells.king else { return false };
         match m {
-            Move::Drop { role, to } => drop_checks[role.index()].contains(to),
-            _ => self.gives_check(m),
+            Move::Drop { role, to } => cells.drops[role.index()].contains(to),
+            Move::Normal { from, to, promote } => {
+                // A promotion turns an unpromoted kind into the next one (`Piece::kind`).
+                let code = self.store.code(from) as usize + usize::from(promote);
+                let tables = self.tables;
+                let range_hours = tables.range_hours[code];
+                tables.step_targets[code][to.usize()].contains(king)
+                    || (!range_hours.is_empty()
+                        && tables.grid.lines(king).contains(to)
+                        && tables.grid.ranges_onto(to, king, range_hours, self.store.occupied().with(to).without(from)))
+                    || self.discovers_check(king, from, to)
+            }
+            Move::Illuminate { .. } | Move::Pass => self.gives_check(m),
         }
     }
 
