@@ -418,39 +418,10 @@ impl HexShogiPosition {
     }
 
     /// Two players: whether the legal move `m` leaves the opponent's king attacked, told
-    /// without making it. Only two cells change: the moved piece attacks the king from where
-    /// it lands (by a step or a leap, or along a range with nothing between), or leaving its
-    /// cell opens a line of the king onto a ranging piece of the mover (a discovered check);
-    /// the cell it lands on can only close lines. A search asks it to leave out late quiet
-    /// moves cheaply. Three players: false, since nobody is ever in check.
+    /// without making it (`gives_check_knowing` says how). Three players: false, since nobody
+    /// is ever in check.
     pub fn gives_check(&self, m: Move) -> bool {
-        if self.is_three_player() {
-            return false;
-        }
-        let mover = self.to_move;
-        let Some(king) = self.king_of(self.opponent(mover)) else {
-            return false;
-        };
-        let (from, to, piece) = match m {
-            Move::Normal { from, to, promote } => {
-                let mut piece = self.piece_at(from).expect("a move starts from a piece");
-                piece.promoted |= promote;
-                (Some(from), to, piece)
-            }
-            Move::Drop { role, to } => (None, to, Piece { player: mover, role, promoted: false }),
-            Move::Illuminate { .. } | Move::Pass => return self.in_check(self.opponent(mover)),
-        };
-        let tables = self.tables;
-        let grid = tables.grid;
-        let mut occupied = self.store.occupied().with(to);
-        if let Some(from) = from {
-            occupied.remove(from);
-        }
-        let code = code_of(piece) as usize;
-        let range_hours = tables.range_hours[code];
-        let direct = tables.step_targets[code][to.usize()].contains(king)
-            || (!range_hours.is_empty() && grid.lines(king).contains(to) && grid.ranges_onto(to, king, range_hours, occupied));
-        direct || from.is_some_and(|from| self.discovers_check(king, from, to))
+        self.gives_check_knowing(&self.check_cells(), m)
     }
 
     /// Whether moving the piece on `from` to `to` opens a line of the opponent's `king` onto a
@@ -483,7 +454,10 @@ impl HexShogiPosition {
 
     /// `gives_check`, with what every move of the position shares read from its `check_cells`:
     /// a search tells the many late moves of a node with a lookup for a drop, and for a move
-    /// without decoding the piece.
+    /// without decoding the piece. Only two cells change: the moved piece attacks the king
+    /// from where it lands (by a step or a leap, or along a range with nothing between), or
+    /// leaving its cell opens a line of the king onto a ranging piece of the mover (a
+    /// discovered check); the cell it lands on can only close lines.
     pub fn gives_check_knowing(&self, cells: &CheckCells, m: Move) -> bool {
         let Some(king) = cells.king else { return false };
         match m {
@@ -499,7 +473,7 @@ impl HexShogiPosition {
                         && tables.grid.ranges_onto(to, king, range_hours, self.store.occupied().with(to).without(from)))
                     || self.discovers_check(king, from, to)
             }
-            Move::Illuminate { .. } | Move::Pass => self.gives_check(m),
+            Move::Illuminate { .. } | Move::Pass => self.in_check(self.opponent(self.to_move)),
         }
     }
 
