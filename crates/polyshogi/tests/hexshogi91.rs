@@ -768,7 +768,8 @@ fn fast_generator_equals_reference_on_thousands_of_positions() {
 /// `gives_check`, and `gives_check_knowing` from the position's check cells, which a search
 /// asks before it makes a late quiet move, say of every legal move whether it checks, as making
 /// the move and looking says, in random games from the start and on sparse boards, where
-/// checks, discovered ones and knights' are common.
+/// checks, discovered ones and knights' are common; and looking, which reads what the position
+/// found when the turn came, agrees with the attack maps.
 #[test]
 fn checks_are_told_without_making_the_move() {
     let rules = HexShogiRules::hexshogi91();
@@ -792,13 +793,21 @@ fn checks_are_told_without_making_the_move() {
         }
     }
     let (mut moves_seen, mut checks, mut drop_checks) = (0, 0, 0);
+    // A position works out once, when the turn comes, whether the player to move is in check:
+    // the mover's attack map must say the same.
+    let attacked_king = |pos: &HexShogiPosition, player: Player| {
+        let other = if player == Player::First { Player::Second } else { Player::First };
+        pos.attack_map(other).contains(pos.king_of(player).expect("two kings"))
+    };
     for pos in positions.iter().filter(|pos| pos.outcome().is_none()) {
+        assert_eq!(pos.in_check(pos.to_move()), attacked_king(pos, pos.to_move()), "{pos:?}");
         let check_cells = pos.check_cells();
         for m in legal(pos).iter().copied() {
             let mut next = pos.clone();
             next.play_unchecked(m);
             let opponent = if pos.to_move() == Player::First { Player::Second } else { Player::First };
             let gives_check = next.in_check(opponent);
+            assert_eq!(gives_check, attacked_king(&next, opponent), "{} in {pos:?}", move_text::canonical(pos, m));
             assert_eq!(pos.gives_check(m), gives_check, "{} in {pos:?}", move_text::canonical(pos, m));
             assert_eq!(
                 pos.gives_check_knowing(&check_cells, m),

@@ -5,7 +5,7 @@
 
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
-use crate::geometry::{Cell, Hour};
+use crate::geometry::Cell;
 use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
@@ -68,9 +68,7 @@ impl HexShogiPosition {
         // Usually a piece standing on none of the king's lines (so pinned by nothing) can
         // move, which proves it at once when the king is not in check. Pawns are tried first:
         // they stand in front, where a step is most often free.
-        let enemy = self.opponent(mover);
-        let enemies = self.store.pieces_of(enemy);
-        if !self.attacked_by(king, enemy, enemies, self.store.occupied()) {
+        if !self.mover_in_check {
             let unpinnable = own.without(king) - self.tables.grid.lines(king);
             for from in (unpinnable & self.pawns).into_iter().chain(unpinnable - self.pawns) {
                 if !(self.reach(self.store.code(from) as usize, from) - own).is_empty() {
@@ -81,6 +79,8 @@ impl HexShogiPosition {
         // In check, or with every such piece hemmed in, a king step that no enemy attacks once
         // the king has left (the generator's own test) proves it: most checked kings have one,
         // and listing every evasion would cost a whole generation.
+        let enemy = self.opponent(mover);
+        let enemies = self.store.pieces_of(enemy);
         let occupied = self.store.occupied().without(king);
         let steps = self.tables.step_targets[self.store.code(king) as usize][king.usize()] - own;
         if steps.into_iter().any(|to| !self.attacked_by(to, enemy, enemies.without(to), occupied)) {
@@ -150,7 +150,7 @@ impl HexShogiPosition {
     fn generate_two<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };
-        let safety = self.king_safety(mover, king);
+        let safety = self.king_safety(king);
         let own = self.store.pieces_of(mover);
         let enemy = self.opponent(mover);
         let enemies = self.store.pieces_of(enemy);
@@ -282,29 +282,34 @@ impl HexShogiPosition {
         banned
     }
 
-    /// Checkers and pins. Knights and pieces one step away check by themselves; along each
-    /// ray that holds an enemy ranging piece, the first piece met checks if it is one ranging
-    /// back, and a piece of the mover's is pinned if the next piece met is.
-    pub(super) fn king_safety(&self, mover: Player, king: Cell) -> KingSafety {
+    /// The checkers of the player to move, whose king stands on `king`, and his pinned pieces.
+    /// Knights and pieces one step away check by themselves (looked for only when the king is
+    /// known to be in check); along each ray that holds an enemy ranging piece, the first piece
+    /// met checks if it is one ranging back, and a piece of the mover's is pinned if the next
+    /// piece met is.
+    pub(super) fn king_safety(&self, king: Cell) -> KingSafety {
         let tables = self.tables;
         let grid = tables.grid;
-        let enemy = self.opponent(mover);
+        let enemy = self.opponent(self.to_move);
         let enemies = self.store.pieces_of(enemy);
-        let k = king.usize();
-        let mut checkers = tables.knight_sources[enemy][k] & enemies & self.knights;
-        for near in grid.next_door(king) & enemies {
-            if self.attacks_next_door(near, king) {
-                checkers.insert(near);
+        let mut checkers = CellSet::EMPTY;
+        if self.mover_in_check {
+            checkers = tables.knight_sources[enemy][king.usize()] & enemies & self.knights;
+            for near in grid.next_door(king) & enemies {
+                if self.attacks_next_door(near, king) {
+                    checkers.insert(near);
+                }
             }
         }
         let mut pinned = CellSet::EMPTY;
         let far = grid.lines(king) & enemies & self.rangers;
         if !far.is_empty() {
-            for hour in Hour::ALL {
-                let ray = grid.ray(king, hour);
-                if (ray & far).is_empty() {
-                    continue;
-                }
+            // The rays that hold one: usually one or two of the twelve.
+            let mut hours = HourSet::EMPTY;
+            for ranger in far {
+                hours.insert(grid.hour_towards(king, ranger).expect("a piece on one of the king's lines"));
+            }
+            for hour in hours.iter() {
                 let Some(first) = grid.first_on_ray(king, hour, self.store.occupied()) else { continue };
                 let back = hour.opposite();
                 if enemies.contains(first) {

@@ -45,6 +45,7 @@ impl HexShogiPosition {
     /// everyone still in the game is a draw. Both: the no-capture limit, judged after mate so
     /// that a mate on the last allowed ply still wins.
     pub(super) fn judge_turn(&mut self, events: &mut Events) {
+        self.mover_in_check = !self.is_three_player() && self.attacked_king(self.to_move);
         if self.outcome.is_some() {
             return;
         }

@@ -155,6 +155,9 @@ pub struct HexShogiPosition {
     /// date by every move so that a draw need not add them up.
     pub(super) move_bound_sums: ByPlayer<[u16; 4]>,
     pub(super) to_move: Player,
+    /// Two players: whether the player to move is in check, found once when the turn comes
+    /// (`judge_turn`), since the mate test, the move generator and the search all ask.
+    pub(super) mover_in_check: bool,
     pub(super) plies: u32,
     pub(super) plies_without_capture: u32,
     pub(super) passes_in_a_row: u8,
@@ -195,6 +198,7 @@ impl HexShogiPosition {
             rangers: CellSet::EMPTY,
             move_bound_sums: ByPlayer::default(),
             to_move: setup.to_move,
+            mover_in_check: false,
             plies: setup.plies,
             plies_without_capture: setup.plies_without_capture,
             passes_in_a_row: if three { setup.passes_in_a_row } else { 0 },
@@ -408,6 +412,14 @@ impl HexShogiPosition {
         if self.is_three_player() {
             return false;
         }
+        if player == self.to_move {
+            return self.mover_in_check;
+        }
+        self.attacked_king(player)
+    }
+
+    /// Two players: whether `player`'s king is attacked, found on the board.
+    pub(super) fn attacked_king(&self, player: Player) -> bool {
         match self.king_of(player) {
             Some(king) => {
                 let enemy = self.opponent(player);

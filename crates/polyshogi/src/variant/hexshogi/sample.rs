@@ -44,7 +44,7 @@ impl HexShogiPosition {
             (None, CellSet::EMPTY)
         } else {
             let king = self.king_of(mover)?;
-            let safety = self.king_safety(mover, king);
+            let safety = self.king_safety(king);
             if !safety.checkers.is_empty() {
                 return None;
             }
@@ -166,7 +166,7 @@ mod tests {
                 let mover = pos.to_move();
                 let king = pos.king_of(mover).expect("a two-player game goes on while both kings stand");
                 let own = pos.store.pieces_of(mover);
-                let safety = pos.king_safety(mover, king);
+                let safety = pos.king_safety(king);
                 let enemy = pos.opponent(mover);
                 let steps = pos.tables.step_targets[pos.store.code(king) as usize][king.usize()] - own;
                 let attacked_step = steps.into_iter().any(|to| {
