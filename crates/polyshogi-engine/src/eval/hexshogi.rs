@@ -96,8 +96,9 @@ impl Evaluate for HexShogiPosition {
         self.check_cells()
     }
 
-    fn may_give_check(&self, cells: CheckCells, m: Move) -> bool {
-        self.gives_check_knowing(&cells, m)
+    #[inline]
+    fn may_give_check(&self, cells: &CheckCells, m: Move) -> bool {
+        self.gives_check_knowing(cells, m)
     }
 }
 

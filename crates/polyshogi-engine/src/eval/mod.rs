@@ -104,7 +104,7 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     /// it: late move pruning then leaves the move out unmade. `context` is this position's
     /// `check_context`. True by default, where a game cannot tell cheaply; the search then
     /// makes the move and looks.
-    fn may_give_check(&self, _context: Self::CheckContext, _m: Move) -> bool {
+    fn may_give_check(&self, _context: &Self::CheckContext, _m: Move) -> bool {
         true
     }
 }

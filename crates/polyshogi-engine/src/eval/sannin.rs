@@ -130,8 +130,8 @@ impl Evaluate for SanninPosition {
         self.others_in_check()
     }
 
-    fn may_give_check(&self, others_in_check: PlayerSet, m: Move) -> bool {
-        self.may_give_check_knowing(m, others_in_check)
+    fn may_give_check(&self, others_in_check: &PlayerSet, m: Move) -> bool {
+        self.may_give_check_knowing(m, *others_in_check)
     }
 }
 

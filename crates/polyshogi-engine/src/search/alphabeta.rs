@@ -429,8 +429,8 @@ impl<'c, 'a> AlphaBeta<'c, 'a> {
                     // check nobody are dropped all at once, before they are sorted.
                     late_moves_sifted = true;
                     let context = pos.check_context();
-                    ordered.retain_rest(|later| pos.may_give_check(context, later));
-                    if !pos.may_give_check(context, m) {
+                    ordered.retain_rest(|later| pos.may_give_check(&context, later));
+                    if !pos.may_give_check(&context, m) {
                         continue;
                     }
                 }

@@ -469,24 +469,32 @@ impl HexShogiPosition {
     /// without decoding the piece. Only two cells change: the moved piece attacks the king
     /// from where it lands (by a step or a leap, or along a range with nothing between), or
     /// leaving its cell opens a line of the king onto a ranging piece of the mover (a
-    /// discovered check); the cell it lands on can only close lines.
+    /// discovered check); the cell it lands on can only close lines. The drop's lookup is
+    /// inlined into the search's loop over the late moves, most of which are drops where
+    /// hands are full; the rest is a call.
+    #[inline]
     pub fn gives_check_knowing(&self, cells: &CheckCells, m: Move) -> bool {
         let Some(king) = cells.king else { return false };
         match m {
             Move::Drop { role, to } => cells.drops[role.index()].contains(to),
-            Move::Normal { from, to, promote } => {
-                // A promotion turns an unpromoted kind into the next one (`Piece::kind`).
-                let code = self.store.code(from) as usize + usize::from(promote);
-                let tables = self.tables;
-                let range_hours = tables.range_hours[code];
-                tables.step_targets[code][to.usize()].contains(king)
-                    || (!range_hours.is_empty()
-                        && tables.grid.lines(king).contains(to)
-                        && tables.grid.ranges_onto(to, king, range_hours, self.store.occupied().with(to).without(from)))
-                    || self.discovers_check(king, from, to)
-            }
+            Move::Normal { from, to, promote } => self.board_move_gives_check(king, from, to, promote),
             Move::Illuminate { .. } | Move::Pass => self.in_check(self.opponent(self.to_move)),
         }
+    }
+
+    /// `gives_check_knowing` for the piece on `from` moving to `to`, the opponent's king
+    /// standing on `king`.
+    #[inline(never)]
+    fn board_move_gives_check(&self, king: Cell, from: Cell, to: Cell, promote: bool) -> bool {
+        // A promotion turns an unpromoted kind into the next one (`Piece::kind`).
+        let code = self.store.code(from) as usize + usize::from(promote);
+        let tables = self.tables;
+        let range_hours = tables.range_hours[code];
+        tables.step_targets[code][to.usize()].contains(king)
+            || (!range_hours.is_empty()
+                && tables.grid.lines(king).contains(to)
+                && tables.grid.ranges_onto(to, king, range_hours, self.store.occupied().with(to).without(from)))
+            || self.discovers_check(king, from, to)
     }
 
     /// True when some piece of `attacker` standing on a cell of `attackers` attacks `target`,
