@@ -373,6 +373,33 @@ fn a_player_without_a_legal_move_passes_and_only_then() {
     assert_eq!(game.position().passes_in_a_row(), 0);
 }
 
+/// The quiet moves alone: the pass of a player with no move, and nothing for one whose only
+/// moves take a piece (Black walled in, one of his wall's pieces turned White's).
+#[test]
+fn a_player_whose_only_moves_capture_has_no_quiet_move_not_even_a_pass() {
+    let quiet_moves = |pos: &HexShogiPosition| {
+        let mut moves = MoveList::new();
+        pos.push_quiet_moves(&mut moves);
+        moves
+    };
+    let walled = position(BLACK, [BLACK_WALLED, "K6k R4h", "P2g"], ["", "", ""]);
+    assert_eq!(quiet_moves(&walled).as_slice(), [Move::Pass]);
+    let mut only_captures = 0;
+    for (c, piece) in pieces(BLACK, BLACK_WALLED).into_iter().filter(|(_, piece)| piece.role != Role::King) {
+        let mut s = walled.to_setup();
+        s.pieces.retain(|&(at, _)| at != c);
+        s.pieces.push((c, Piece { player: WHITE, ..piece }));
+        let pos = position_with(HexShogiRules::tphs91(), s);
+        let moves = legal(&pos);
+        if moves.iter().all(|m| is_capture(&pos, m)) {
+            assert!(!moves.is_empty(), "{:?} opens no capture", name(c));
+            assert_eq!(quiet_moves(&pos).as_slice(), [], "with a White piece on {}", name(c));
+            only_captures += 1;
+        }
+    }
+    assert!(only_captures > 0, "no wall piece turned White leaves Black only captures");
+}
+
 #[test]
 fn a_player_who_lost_every_piece_passes_for_the_rest_of_the_game() {
     let mut game = HexShogiGame::new(position(BLACK, ["K6f K6k R8f", "P11f", "K6a P7b"], ["", "", ""]));

@@ -3,6 +3,7 @@
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
+use polyshogi::mv::MoveSink;
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::{ByPlayer, Player, PlayerSet};
 use polyshogi::variant::hexshogi::{CheckCells, HexShogiPosition};
@@ -70,24 +71,17 @@ impl Evaluate for HexShogiPosition {
 
     /// A move takes at most one piece, and a promotion adds nothing to the gain.
     fn capture_gain_bound(&self, weights: &Weights) -> Option<i32> {
-        let w = hex_weights(self, weights);
-        let pieces = [
-            w.rook,
-            w.pro_rook,
-            w.bishop,
-            w.pro_bishop,
-            w.gold,
-            w.silver,
-            w.pro_silver,
-            w.knight,
-            w.pro_knight,
-            w.lance,
-            w.pro_lance,
-            w.pawn,
-            w.pro_pawn,
-        ];
-        let king = if self.is_three_player() { w.king_held } else { 0 };
-        pieces.into_iter().max().map(|piece| piece.max(king))
+        capturable_values(self, weights).max()
+    }
+
+    /// The moves onto an empty cell, where every capture gains something (a piece worth
+    /// nothing or less would make its capture gainless too): the others gain nothing.
+    fn gainless_moves(&self, weights: &Weights, out: &mut impl MoveSink) -> bool {
+        let every_capture_gains = capturable_values(self, weights).all(|value| value > 0);
+        if every_capture_gains {
+            self.push_quiet_moves(out);
+        }
+        every_capture_gains
     }
 
     type CheckContext = CheckCells;
@@ -153,6 +147,29 @@ fn evaluate_from(
 }
 
 /// The weights of the game being played: Hex Shogi 91's or the three-player game's.
+/// What each kind of piece a move may take is worth: every piece but a king, and with three
+/// players a king too.
+fn capturable_values(pos: &HexShogiPosition, weights: &Weights) -> impl Iterator<Item = i32> {
+    let w = hex_weights(pos, weights);
+    let pieces = [
+        w.rook,
+        w.pro_rook,
+        w.bishop,
+        w.pro_bishop,
+        w.gold,
+        w.silver,
+        w.pro_silver,
+        w.knight,
+        w.pro_knight,
+        w.lance,
+        w.pro_lance,
+        w.pawn,
+        w.pro_pawn,
+    ];
+    let king = pos.is_three_player().then_some(w.king_held);
+    pieces.into_iter().chain(king)
+}
+
 fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeights {
     if pos.is_three_player() {
         &weights.hex3

@@ -16,7 +16,7 @@ mod weights;
 
 use arrayvec::ArrayVec;
 use polyshogi::geometry::Cell;
-use polyshogi::mv::{Move, MoveList};
+use polyshogi::mv::{Move, MoveList, MoveSink};
 use polyshogi::outcome::Outcome;
 use polyshogi::piece::{Hand, Piece, Role};
 use polyshogi::player::{Player, PlayerSet};
@@ -84,6 +84,14 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     /// generator can list alone lists only those.
     fn capture_candidates(&self, out: &mut MoveList) {
         self.legal_moves(out);
+    }
+
+    /// Pushes the legal moves whose `capture_gain` is not positive into `out`, in
+    /// `legal_moves`' order, where the game can list them alone: the moves a node searches
+    /// once its captures are used up. False, with nothing pushed, where it cannot (by
+    /// default); the search then lists every legal move and keeps those.
+    fn gainless_moves(&self, _weights: &Weights, _out: &mut impl MoveSink) -> bool {
+        false
     }
 
     /// The key of the position for the transposition table (the rules library's incremental

@@ -7,6 +7,7 @@ pub mod alphabeta;
 pub mod maxn;
 pub mod mcts;
 mod ordered;
+mod quiet_scoring;
 mod repetitions;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +23,7 @@ use crate::eval::{AttackMapCache, Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
 pub use ordered::OrderedMoves;
+use quiet_scoring::QuietScoring;
 pub use repetitions::Repetitions;
 
 /// The deepest ply any search reaches (main search and quiescence together).
@@ -160,6 +162,18 @@ impl Heuristics {
     fn killer_rank(&self, ply: usize, m: Move) -> Option<usize> {
         let packed = m.pack();
         self.killers[ply.min(MAX_PLY)].iter().position(|&k| k == packed)
+    }
+
+    /// A sink that pushes the quiet moves of `player` at `ply` into `ordered` with their
+    /// ordering scores.
+    fn quiet_scoring<'a>(&'a self, player: Player, ply: usize, ordered: &'a mut OrderedMoves) -> QuietScoring<'a> {
+        let slots = HISTORY_FROM * 128;
+        QuietScoring {
+            ordered,
+            history: &self.history[player.index() * slots..][..slots],
+            killers: self.killers[ply.min(MAX_PLY)],
+            pushed: 0,
+        }
     }
 }
 
@@ -319,10 +333,14 @@ impl<'a> Ctx<'a> {
             ordered.score_waiting(|m| self.order_score(pos, m, pos.capture_gain(m, self.weights), None, ply));
         }
         if ordered.others_wanted() {
-            let mut list = self.take_list();
-            pos.legal_moves(&mut list);
-            self.push_scored(ordered, pos, &list, ply, |gain| gain <= 0);
-            self.give_list(list);
+            // Where the game lists them alone, they come in scored as the generator finds them.
+            let listed_alone = pos.gainless_moves(self.weights, &mut self.heur.quiet_scoring(pos.to_move(), ply, ordered));
+            if !listed_alone {
+                let mut list = self.take_list();
+                pos.legal_moves(&mut list);
+                self.push_scored(ordered, pos, &list, ply, |gain| gain <= 0);
+                self.give_list(list);
+            }
         }
     }
 
@@ -447,18 +465,19 @@ mod tests {
     /// captures, and some history, so that the scores of the quiet moves differ.
     #[test]
     fn captures_listed_alone_come_out_as_the_whole_list_would() {
-        fn along_a_game<P: Evaluate>(pos: P, seed: u64) {
-            let (weights, tt, mut heuristics, stop) =
-                (Weights::default(), TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
+        fn along_a_game<P: Evaluate>(pos: P, seed: u64, weights: Weights) {
+            let (tt, mut heuristics, stop) = (TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
             let mut rng = SplitMix::new(seed ^ 0x5eed);
             let mut list = MoveList::new();
             let mut positions_with_captures = 0;
             let mut ply = 0;
             along_a_capturing_game(pos, seed, 80, |pos| {
                 pos.legal_moves(&mut list);
+                // Some at the ply ordered below, which makes them its killers.
                 for &m in list.iter() {
                     if rng.below(5) == 0 {
-                        heuristics.reward(pos.to_move(), m, 40, 1 + rng.below(6) as i32);
+                        let ply = if rng.below(4) == 0 { 1 } else { 40 };
+                        heuristics.reward(pos.to_move(), m, ply, 1 + rng.below(6) as i32);
                     }
                 }
                 let mut ctx = Ctx::new(&weights, &tt, &mut heuristics, Control::new(&stop, Budget::default(), None));
@@ -483,9 +502,13 @@ mod tests {
             });
             assert!(positions_with_captures >= 10, "only {positions_with_captures} positions had captures");
         }
-        along_a_game(SanninPosition::start(SanninRules::default()), 1);
-        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 2);
-        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::Tphs91)), 3);
+        along_a_game(SanninPosition::start(SanninRules::default()), 1, Weights::default());
+        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 2, Weights::default());
+        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::Tphs91)), 3, Weights::default());
+        // A pawn worth nothing: taking one gains nothing, so it comes with the quiet moves.
+        let mut worthless_pawns = Weights::default();
+        worthless_pawns.hex.pawn = 0;
+        along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 4, worthless_pawns);
     }
 
     /// With a legal table move, a node hands it out first and then every other legal move

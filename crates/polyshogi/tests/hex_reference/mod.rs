@@ -492,20 +492,27 @@ pub fn compare(pos: &HexShogiPosition, refusals: &mut Refusals) -> Option<String
         let extra: Vec<String> = got.difference(&expected).map(move_name).collect();
         return Some(format!("{pos:?}\nmissing {missing:?}\nextra {extra:?}"));
     }
-    compare_captures(pos, &moves)
+    compare_captures_and_quiet_moves(pos, &moves)
 }
 
-/// The capture generator against the full list: the moves onto another player's piece, in
-/// the list's order (the engine's move ordering breaks ties by it).
-fn compare_captures(pos: &HexShogiPosition, moves: &polyshogi::MoveList) -> Option<String> {
+/// The capture and quiet-move generators against the full list: the moves onto another
+/// player's piece, and the others, each in the list's order (the engine's move ordering breaks
+/// ties by it).
+fn compare_captures_and_quiet_moves(pos: &HexShogiPosition, moves: &polyshogi::MoveList) -> Option<String> {
     let takes = |m: &Move| match *m {
         Move::Normal { to, .. } => pos.piece_at(to).is_some_and(|p| p.player != pos.to_move()),
         _ => false,
     };
-    let expected: Vec<Move> = moves.iter().copied().filter(takes).collect();
+    let (expected_captures, expected_quiet): (Vec<Move>, Vec<Move>) = moves.iter().copied().partition(takes);
     let mut captures = polyshogi::MoveList::new();
     pos.legal_captures(&mut captures);
-    (captures.as_slice() != expected.as_slice()).then(|| format!("{pos:?}\ncaptures listed {captures:?}\nexpected {expected:?}"))
+    if captures.as_slice() != expected_captures.as_slice() {
+        return Some(format!("{pos:?}\ncaptures listed {captures:?}\nexpected {expected_captures:?}"));
+    }
+    let mut quiet = polyshogi::MoveList::new();
+    pos.push_quiet_moves(&mut quiet);
+    (quiet.as_slice() != expected_quiet.as_slice())
+        .then(|| format!("{pos:?}\nquiet moves listed {quiet:?}\nexpected {expected_quiet:?}"))
 }
 
 /// A tiny deterministic generator (xorshift64*), so failures reproduce.

@@ -11,6 +11,13 @@ use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
 
+/// Which of the legal moves a generation lists: all of them, those that end on another
+/// player's piece, or those that end on an empty cell (drops and a forced pass included).
+/// Constants rather than an enum, so that they can be a generator's const parameter.
+pub(super) const ALL: u8 = 0;
+pub(super) const CAPTURES: u8 = 1;
+pub(super) const QUIETS: u8 = 2;
+
 /// What the two-player generator knows about the mover's king before generating.
 pub(super) struct KingSafety {
     pub(super) checkers: CellSet,
@@ -24,7 +31,7 @@ impl HexShogiPosition {
     /// Every legal action of the player to move (none once the game is over).
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        self.generate::<false>(out);
+        self.generate::<ALL>(out);
     }
 
     /// The legal actions that take a piece: those of `legal_moves` that end on another
@@ -32,27 +39,35 @@ impl HexShogiPosition {
     /// so it saves generating the quiet moves and the drops.
     pub fn legal_captures(&self, out: &mut MoveList) {
         out.clear();
-        self.generate::<true>(out);
+        self.generate::<CAPTURES>(out);
+    }
+
+    /// Pushes the legal actions that take nothing into `out`: those of `legal_moves` that
+    /// `legal_captures` leaves out, in the same order. The engine searches them once a node's
+    /// captures are used up, so it need not list the captures twice, and it scores them as
+    /// they come, in a sink of its own.
+    pub fn push_quiet_moves(&self, out: &mut impl MoveSink) {
+        self.generate::<QUIETS>(out);
     }
 
     /// How many legal actions `legal_moves` would list, without listing them.
     pub fn legal_move_count(&self) -> usize {
         let mut count = MoveCount::default();
-        self.generate::<false>(&mut count);
+        self.generate::<ALL>(&mut count);
         count.0
     }
 
-    /// Pushes every legal action of the player to move into `out`, or with `CAPTURES` only
-    /// those that take a piece; none once the game is over. The choice is a constant so that
+    /// Pushes the legal actions of the player to move that `LIST` names (`ALL`, `CAPTURES`
+    /// or `QUIETS`) into `out`; none once the game is over. The choice is a constant so that
     /// the full generator, perft's, tests nothing for it.
-    pub(super) fn generate<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
+    pub(super) fn generate<const LIST: u8>(&self, out: &mut impl MoveSink) {
         if self.outcome.is_some() {
             return;
         }
         if self.is_three_player() {
-            self.generate_three::<CAPTURES>(out);
+            self.generate_three::<LIST>(out);
         } else {
-            self.generate_two::<CAPTURES>(out);
+            self.generate_two::<LIST>(out);
         }
     }
 
@@ -87,7 +102,7 @@ impl HexShogiPosition {
             return true;
         }
         let mut moves = MoveList::new();
-        self.generate_two::<false>(&mut moves);
+        self.generate_two::<ALL>(&mut moves);
         !moves.is_empty()
     }
 
@@ -99,11 +114,11 @@ impl HexShogiPosition {
         tables.grid.piece_reach(from, tables.step_targets[code][from.usize()], tables.range_hours[code], self.store.occupied())
     }
 
-    /// `reach(code, from) & allowed`; with `CAPTURES`, where `allowed` holds only enemy
+    /// `reach(code, from) & allowed`; for `captures`, where `allowed` holds only enemy
     /// pieces, without following ranges that can meet none.
     #[inline]
-    fn targets<const CAPTURES: bool>(&self, code: usize, from: Cell, allowed: CellSet) -> CellSet {
-        if CAPTURES {
+    fn targets(&self, code: usize, from: Cell, allowed: CellSet, captures: bool) -> CellSet {
+        if captures {
             let tables = self.tables;
             let steps = tables.step_targets[code][from.usize()];
             tables.grid.piece_reach_within(from, steps, tables.range_hours[code], self.store.occupied(), allowed)
@@ -147,15 +162,21 @@ impl HexShogiPosition {
         self.store.board_key(player)
     }
 
-    fn generate_two<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
+    fn generate_two<const LIST: u8>(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
         let Some(king) = self.king_of(mover) else { return };
         let safety = self.king_safety(king);
         let own = self.store.pieces_of(mover);
         let enemy = self.opponent(mover);
         let enemies = self.store.pieces_of(enemy);
-        // Where moves may end: not on an own piece, and for captures on an enemy one.
-        let open = if CAPTURES { enemies } else { !own };
+        // Where moves may end: not on an own piece; for captures on an enemy one, for quiet
+        // moves on an empty cell.
+        let open = match LIST {
+            CAPTURES => enemies,
+            QUIETS => !self.store.occupied(),
+            _ => !own,
+        };
+        let captures = LIST == CAPTURES;
         let double_check = safety.checkers.count() > 1;
         if !double_check {
             let allowed = open & safety.evasion;
@@ -166,19 +187,19 @@ impl HexShogiPosition {
             if pinned.is_empty() {
                 for from in own.without(king) {
                     let code = self.store.code(from) as usize;
-                    let targets = self.targets::<CAPTURES>(code, from, allowed);
-                    if !(CAPTURES && targets.is_empty()) {
+                    let targets = self.targets(code, from, allowed, captures);
+                    if !(captures && targets.is_empty()) {
                         self.push_board_moves(from, code, targets, out);
                     }
                 }
             } else {
                 for from in own.without(king) {
                     let code = self.store.code(from) as usize;
-                    let mut targets = self.targets::<CAPTURES>(code, from, allowed);
+                    let mut targets = self.targets(code, from, allowed, captures);
                     if pinned.contains(from) {
                         targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
                     }
-                    if !(CAPTURES && targets.is_empty()) {
+                    if !(captures && targets.is_empty()) {
                         self.push_board_moves(from, code, targets, out);
                     }
                 }
@@ -196,37 +217,51 @@ impl HexShogiPosition {
         }
 
         // A drop never exposes the dropper's king; in check it must block.
-        if !CAPTURES && !double_check {
+        if !captures && !double_check {
             self.push_drops(mover, (self.tables.grid.all() - self.store.occupied()) & safety.evasion, out);
         }
     }
 
-    fn generate_three<const CAPTURES: bool>(&self, out: &mut impl MoveSink) {
+    fn generate_three<const LIST: u8>(&self, out: &mut impl MoveSink) {
         let mover = self.to_move;
+        let captures = LIST == CAPTURES;
         if self.timed_out.contains(mover) {
-            if !CAPTURES {
+            if !captures {
                 out.push(Move::Pass);
             }
             return;
         }
+        let pushed_before = out.count();
         let own = self.store.pieces_of(mover);
-        let open = if CAPTURES { self.store.occupied() - own } else { !own };
+        let open = match LIST {
+            CAPTURES => self.store.occupied() - own,
+            QUIETS => !self.store.occupied(),
+            _ => !own,
+        };
         for from in own {
             let code = self.store.code(from) as usize;
-            let targets = self.targets::<CAPTURES>(code, from, open);
-            if !(CAPTURES && targets.is_empty()) {
+            let targets = self.targets(code, from, open, captures);
+            if !(captures && targets.is_empty()) {
                 self.push_board_moves(from, code, targets, out);
             }
         }
-        if CAPTURES {
+        if captures {
             return;
         }
         self.push_drops(mover, self.tables.grid.all() - self.store.occupied(), out);
         // §2.7: a player with no legal move must pass (a player without pieces always does,
-        // and so does one who ran out of time, above).
-        if out.count() == 0 {
+        // and so does one who ran out of time, above). Listing the quiet moves, none may
+        // still leave a capture.
+        if out.count() == pushed_before && (LIST == ALL || self.legal_capture_count() == 0) {
             out.push(Move::Pass);
         }
+    }
+
+    /// How many legal actions `legal_captures` would list, without listing them.
+    fn legal_capture_count(&self) -> usize {
+        let mut count = MoveCount::default();
+        self.generate::<CAPTURES>(&mut count);
+        count.0
     }
 
     /// Pushes the moves of the piece on `from` to each of `targets`, promoted and/or not as

@@ -7,6 +7,7 @@
 //! owns exactly one slot, so each is equally likely; in check, and after too many empty slots,
 //! the exact sampler of `movegen` chooses instead, also uniformly.
 
+use super::movegen::ALL;
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
 use crate::geometry::Cell;
@@ -26,7 +27,7 @@ impl HexShogiPosition {
         }
         self.draw_by_rejection(rng).or_else(|| {
             let mut sampler = MoveSampler::new(rng);
-            self.generate::<false>(&mut sampler);
+            self.generate::<ALL>(&mut sampler);
             sampler.chosen()
         })
     }
