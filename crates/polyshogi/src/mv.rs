@@ -168,6 +168,46 @@ impl MoveSink for MoveList {
     }
 }
 
+/// Whether a generator finds one given move, without listing the others.
+pub struct MoveFinder {
+    wanted: Move,
+    pub found: bool,
+    count: usize,
+}
+
+impl MoveFinder {
+    pub fn new(wanted: Move) -> MoveFinder {
+        MoveFinder { wanted, found: false, count: 0 }
+    }
+}
+
+impl MoveSink for MoveFinder {
+    fn push(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+        self.count += 1;
+    }
+
+    fn push_targets(&mut self, from: Cell, targets: CellSet, promote: bool) {
+        self.found |=
+            matches!(self.wanted, Move::Normal { from: f, to, promote: p } if f == from && p == promote && targets.contains(to));
+        self.count += targets.count() as usize;
+    }
+
+    fn push_drops(&mut self, role: Role, targets: CellSet) {
+        self.found |= matches!(self.wanted, Move::Drop { role: r, to } if r == role && targets.contains(to));
+        self.count += targets.count() as usize;
+    }
+
+    fn push_split(&mut self, from: Cell, plain: CellSet, promoted: CellSet) {
+        self.push_targets(from, plain, false);
+        self.push_targets(from, promoted, true);
+    }
+
+    fn count(&self) -> usize {
+        self.count
+    }
+}
+
 /// Counts the moves a generator finds without listing them.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct MoveCount(pub usize);

@@ -74,6 +74,11 @@ impl Evaluate for HexShogiPosition {
         capturable_values(self, weights).max()
     }
 
+    /// With three players by running the generator without listing its moves.
+    fn is_legal_cheaply(&self, m: Move) -> Option<bool> {
+        Some(self.is_legal_move(m))
+    }
+
     /// The moves onto an empty cell, where every capture gains something (a piece worth
     /// nothing or less would make its capture gainless too): the others gain nothing.
     fn gainless_moves(&self, weights: &Weights, out: &mut impl MoveSink) -> bool {

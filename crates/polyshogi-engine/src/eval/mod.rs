@@ -86,6 +86,14 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
         self.legal_moves(out);
     }
 
+    /// Whether `m` is a legal move here, where the game can tell without listing the legal
+    /// moves: a node then searches its table's move (which a collision of keys may have
+    /// brought from another position) before listing the others. None where it cannot (by
+    /// default).
+    fn is_legal_cheaply(&self, _m: Move) -> Option<bool> {
+        None
+    }
+
     /// Pushes the legal moves whose `capture_gain` is not positive into `out`, in
     /// `legal_moves`' order, where the game can list them alone: the moves a node searches
     /// once its captures are used up. False, with nothing pushed, where it cannot (by

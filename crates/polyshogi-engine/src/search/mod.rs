@@ -22,7 +22,7 @@ use polyshogi::{Game, Rules};
 use crate::eval::{AttackMapCache, Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
-pub use ordered::OrderedMoves;
+pub use ordered::{OrderedMoves, ToCome};
 use quiet_scoring::QuietScoring;
 pub use repetitions::Repetitions;
 
@@ -298,18 +298,30 @@ impl<'a> Ctx<'a> {
     }
 
     /// The moves of a main-search node, handed out best first by `next_move`. With a legal
-    /// table move, as `ordered_moves` gives them. Without one, the captures are listed alone
-    /// first (`capture_candidates`), and the other moves only when the captures are used up:
-    /// a capture often ends the node, and a BRS opponent that plays one move needs no others
-    /// when it can capture. Every capture is ordered above every move that wins nothing, so
-    /// the order is `ordered_moves`', except that the later moves are scored from the
-    /// heuristics as they stand when the captures are used up.
+    /// table move, as `ordered_moves` gives them; where the game tells the move legal without
+    /// listing the others (`is_legal_cheaply`), it comes in alone, and the others when it has
+    /// been searched, as most nodes with one never ask. Without one, the captures are listed
+    /// alone first (`capture_candidates`), and the other moves only when the captures are used
+    /// up: a capture often ends the node, and a BRS opponent that plays one move needs no
+    /// others when it can capture. Every capture is ordered above every move that wins
+    /// nothing, so the order is `ordered_moves`', except that the later moves are scored from
+    /// the heuristics as they stand when the captures are used up.
     pub fn staged_moves<P: Evaluate>(&mut self, pos: &P, tt_move: Option<Move>, ply: usize) -> OrderedMoves {
-        if tt_move.is_some() {
-            return self.ordered_moves(pos, tt_move, ply, false);
+        if let Some(first) = tt_move {
+            return match pos.is_legal_cheaply(first) {
+                Some(true) => {
+                    let mut ordered = self.ordered.pop().unwrap_or_default();
+                    ordered.clear();
+                    ordered.push(ORDER_TT, first);
+                    ordered.expect(ToCome::AllBut(first));
+                    ordered
+                }
+                Some(false) => self.ordered_moves(pos, None, ply, false),
+                None => self.ordered_moves(pos, tt_move, ply, false),
+            };
         }
         let mut ordered = self.ordered_moves(pos, None, ply, true);
-        ordered.expect_others();
+        ordered.expect(ToCome::Gainless);
         ordered
     }
 
@@ -332,13 +344,23 @@ impl<'a> Ctx<'a> {
         if ordered.waiting_for_scores() {
             ordered.score_waiting(|m| self.order_score(pos, m, pos.capture_gain(m, self.weights), None, ply));
         }
-        if ordered.others_wanted() {
-            // Where the game lists them alone, they come in scored as the generator finds them.
-            let listed_alone = pos.gainless_moves(self.weights, &mut self.heur.quiet_scoring(pos.to_move(), ply, ordered));
-            if !listed_alone {
+        match ordered.wanted() {
+            ToCome::Nothing => {}
+            ToCome::Gainless => {
+                // Where the game lists them alone, they come in scored as the generator finds them.
+                let listed_alone = pos.gainless_moves(self.weights, &mut self.heur.quiet_scoring(pos.to_move(), ply, ordered));
+                if !listed_alone {
+                    let mut list = self.take_list();
+                    pos.legal_moves(&mut list);
+                    self.push_scored(ordered, pos, &list, ply, |gain| gain <= 0);
+                    self.give_list(list);
+                }
+            }
+            ToCome::AllBut(first) => {
                 let mut list = self.take_list();
                 pos.legal_moves(&mut list);
-                self.push_scored(ordered, pos, &list, ply, |gain| gain <= 0);
+                list.retain(|m| *m != first);
+                self.push_scored(ordered, pos, &list, ply, |_| true);
                 self.give_list(list);
             }
         }
@@ -459,18 +481,38 @@ mod tests {
     use crate::test_games::along_a_capturing_game;
     use crate::time::Budget;
 
-    /// Without a table move, a node hands out its captures listed alone and then, peeked at
-    /// or not, the moves that win nothing, in the order `ordered_moves` gives the whole list:
-    /// along games that capture whenever they can, so that hands fill and most positions have
-    /// captures, and some history, so that the scores of the quiet moves differ.
+    /// The moves of `ordered`, handed out one by one, each peeked at first when `peek` says.
+    fn handed_out<P: Evaluate>(ctx: &mut Ctx, ordered: &mut OrderedMoves, pos: &P, peek: bool) -> Vec<(i32, Move)> {
+        let mut got = Vec::new();
+        loop {
+            let peeked = peek.then(|| ctx.peek_move(ordered, pos, 1));
+            let next = ctx.next_move(ordered, pos, 1);
+            if let Some(peeked) = peeked {
+                assert_eq!(peeked, next);
+            }
+            match next {
+                Some(next) => got.push(next),
+                None => return got,
+            }
+        }
+    }
+
+    /// A node's moves come out, peeked at or not, in the order `ordered_moves` gives the whole
+    /// list: without a table move, its captures listed alone and then the moves that win
+    /// nothing; with one, that move (where the game tells it legal) and then the others, or
+    /// every move when it is not legal here. Along games that capture whenever they can, so
+    /// that hands fill and most positions have captures, with some history and killers, so
+    /// that the scores of the quiet moves differ, and as table moves now a legal move, now one
+    /// of the position before.
     #[test]
-    fn captures_listed_alone_come_out_as_the_whole_list_would() {
+    fn staged_moves_come_out_as_the_whole_list_would() {
         fn along_a_game<P: Evaluate>(pos: P, seed: u64, weights: Weights) {
             let (tt, mut heuristics, stop) = (TranspositionTable::new(1), Heuristics::default(), AtomicBool::new(false));
             let mut rng = SplitMix::new(seed ^ 0x5eed);
             let mut list = MoveList::new();
-            let mut positions_with_captures = 0;
+            let (mut positions_with_captures, mut legal_table_moves, mut illegal_table_moves) = (0, 0, 0);
             let mut ply = 0;
+            let mut move_before: Option<Move> = None;
             along_a_capturing_game(pos, seed, 80, |pos| {
                 pos.legal_moves(&mut list);
                 // Some at the ply ordered below, which makes them its killers.
@@ -484,23 +526,28 @@ mod tests {
                 let mut whole = ctx.ordered_moves(pos, None, 1, false);
                 let expected: Vec<(i32, Move)> = whole.by_ref().collect();
                 let mut staged = ctx.staged_moves(pos, None, 1);
-                let mut got = Vec::new();
-                loop {
-                    let peeked = (ply % 2 == 0).then(|| ctx.peek_move(&mut staged, pos, 1));
-                    let next = ctx.next_move(&mut staged, pos, 1);
-                    if let Some(peeked) = peeked {
-                        assert_eq!(peeked, next);
-                    }
-                    match next {
-                        Some(next) => got.push(next),
-                        None => break,
-                    }
+                assert_eq!(handed_out(&mut ctx, &mut staged, pos, ply % 2 == 0), expected, "after {ply} plies");
+
+                let table_move = if rng.below(2) == 0 { move_before } else { list.get(rng.below(list.len().max(1))).copied() };
+                if let Some(table_move) = table_move {
+                    let legal = list.contains(&table_move);
+                    legal_table_moves += usize::from(legal);
+                    illegal_table_moves += usize::from(!legal);
+                    let mut whole = ctx.ordered_moves(pos, Some(table_move), 1, false);
+                    let expected = handed_out(&mut ctx, &mut whole, pos, false);
+                    let mut staged = ctx.staged_moves(pos, Some(table_move), 1);
+                    let got = handed_out(&mut ctx, &mut staged, pos, ply % 3 == 0);
+                    assert_eq!(got, expected, "after {ply} plies, table move {table_move:?}");
                 }
-                assert_eq!(got, expected, "after {ply} plies");
+                move_before = list.first().copied();
                 positions_with_captures += usize::from(list.iter().any(|&m| pos.capture_gain(m, &weights) > 0));
                 ply += 1;
             });
             assert!(positions_with_captures >= 10, "only {positions_with_captures} positions had captures");
+            assert!(
+                legal_table_moves >= 10 && illegal_table_moves >= 10,
+                "{legal_table_moves} legal and {illegal_table_moves} illegal table moves"
+            );
         }
         along_a_game(SanninPosition::start(SanninRules::default()), 1, Weights::default());
         along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 2, Weights::default());

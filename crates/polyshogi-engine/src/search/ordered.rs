@@ -22,9 +22,9 @@ const SORTED_IN_A_BATCH: usize = 16;
 /// the one scored move then): they get their scores only when the search asks for more than
 /// the scored moves (`score_waiting`), which most nodes with a table move never do.
 ///
-/// Or the moves that win nothing may be left out at first (`Ctx::staged_moves` lists a node's
-/// captures alone): `others_wanted` says when every move in has been handed out and they are
-/// still to come.
+/// Or some moves may be left out at first (`Ctx::staged_moves` lists a node's captures alone,
+/// or its table's move alone): `wanted` says which are still to come once every move in has
+/// been handed out.
 #[derive(Default)]
 pub struct OrderedMoves {
     moves: Vec<(u64, Move)>,
@@ -34,8 +34,19 @@ pub struct OrderedMoves {
     placed: usize,
     /// Where the unscored moves start, if any came in.
     unscored_from: Option<usize>,
-    /// The moves that win nothing have not come in yet.
-    others_to_come: bool,
+    /// The moves that have not come in yet.
+    to_come: ToCome,
+}
+
+/// The moves of a node left out of its `OrderedMoves` at first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ToCome {
+    #[default]
+    Nothing,
+    /// The moves that win nothing (the captures are in).
+    Gainless,
+    /// Every legal move but this one (the table's move, which is in).
+    AllBut(Move),
 }
 
 impl OrderedMoves {
@@ -44,22 +55,21 @@ impl OrderedMoves {
         self.given = 0;
         self.placed = 0;
         self.unscored_from = None;
-        self.others_to_come = false;
+        self.to_come = ToCome::Nothing;
     }
 
-    /// Notes that only the moves that win material are in; the others are to come.
-    pub fn expect_others(&mut self) {
-        self.others_to_come = true;
+    /// Notes which moves are left out for now, to come when those in are used up.
+    pub fn expect(&mut self, to_come: ToCome) {
+        self.to_come = to_come;
     }
 
-    /// Whether every move in has been handed out and the others are still to come; asking
-    /// counts as their coming (the caller pushes them next).
-    pub fn others_wanted(&mut self) -> bool {
-        let wanted = self.others_to_come && self.given == self.moves.len();
-        if wanted {
-            self.others_to_come = false;
+    /// The moves still to come once every move in has been handed out, else `Nothing`;
+    /// asking counts as their coming (the caller pushes them next).
+    pub fn wanted(&mut self) -> ToCome {
+        if self.given < self.moves.len() {
+            return ToCome::Nothing;
         }
-        wanted
+        std::mem::take(&mut self.to_come)
     }
 
     /// Adds a move with its ordering score (larger first).
@@ -105,7 +115,7 @@ impl OrderedMoves {
     /// Drops the moves not handed out yet that `keep` refuses; the others keep their order.
     /// Every move is in and scored.
     pub fn retain_rest(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        debug_assert!(self.unscored_from.is_none() && !self.others_to_come, "every move is in and scored");
+        debug_assert!(self.unscored_from.is_none() && self.to_come == ToCome::Nothing, "every move is in and scored");
         let mut kept = self.given;
         let mut kept_placed = self.given;
         for i in self.given..self.moves.len() {

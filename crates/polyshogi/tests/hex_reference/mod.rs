@@ -492,7 +492,26 @@ pub fn compare(pos: &HexShogiPosition, refusals: &mut Refusals) -> Option<String
         let extra: Vec<String> = got.difference(&expected).map(move_name).collect();
         return Some(format!("{pos:?}\nmissing {missing:?}\nextra {extra:?}"));
     }
-    compare_captures_and_quiet_moves(pos, &moves)
+    compare_captures_and_quiet_moves(pos, &moves).or_else(|| compare_legality(pos, &moves))
+}
+
+/// `is_legal_move` against the full list, on its moves and on moves it does not hold: with two
+/// players, every move (plain and promoting) from each of the mover's cells to every cell, and
+/// every drop on every cell; with three players (where it lists), a few of those.
+fn compare_legality(pos: &HexShogiPosition, moves: &polyshogi::MoveList) -> Option<String> {
+    let cells: Vec<Cell> = HEX91.cells().collect();
+    let own: Vec<Cell> = pos.occupied().filter(|&c| pos.piece_at(c).is_some_and(|p| p.player == pos.to_move())).collect();
+    let board_moves = own
+        .iter()
+        .flat_map(|&from| cells.iter().flat_map(move |&to| [false, true].map(|promote| Move::Normal { from, to, promote })));
+    let drops = Role::ALL.into_iter().flat_map(|role| cells.iter().map(move |&to| Move::Drop { role, to }));
+    let others: Vec<Move> = board_moves.chain(drops).chain([Move::Pass]).collect();
+    let step = if pos.is_three_player() { 97 } else { 1 };
+    let candidates = moves.iter().copied().chain(others.into_iter().step_by(step));
+    candidates
+        .filter(|&m| pos.is_legal_move(m) != moves.contains(&m))
+        .map(|m| format!("{pos:?}\nis_legal_move({m:?}) says {}, the list {}", pos.is_legal_move(m), moves.contains(&m)))
+        .next()
 }
 
 /// The capture and quiet-move generators against the full list: the moves onto another

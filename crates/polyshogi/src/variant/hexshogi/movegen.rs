@@ -6,7 +6,7 @@
 use super::position::HexShogiPosition;
 use crate::cellset::CellSet;
 use crate::geometry::Cell;
-use crate::mv::{HourSet, Move, MoveCount, MoveList, MoveSink};
+use crate::mv::{HourSet, Move, MoveCount, MoveFinder, MoveList, MoveSink};
 use crate::piece::{Piece, Role};
 use crate::piece_store::code_of;
 use crate::player::Player;
@@ -48,6 +48,52 @@ impl HexShogiPosition {
     /// they come, in a sink of its own.
     pub fn push_quiet_moves(&self, out: &mut impl MoveSink) {
         self.generate::<QUIETS>(out);
+    }
+
+    /// Whether `m` is one of the actions `legal_moves` lists, told for two players without
+    /// listing them: only the king's safety and the one piece or drop are looked at. The
+    /// engine asks it of its table's move, which a collision of keys may have brought from
+    /// another position, before searching that move ahead of listing the others.
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        if self.is_three_player() {
+            let mut finder = MoveFinder::new(m);
+            self.generate_three::<ALL>(&mut finder);
+            return finder.found;
+        }
+        let mover = self.to_move;
+        let Some(king) = self.king_of(mover) else { return false };
+        let own = self.store.pieces_of(mover);
+        let mut finder = MoveFinder::new(m);
+        match m {
+            Move::Normal { from, to, .. } if from == king && !own.contains(to) => {
+                // As the generator tries the king's steps.
+                let enemy = self.opponent(mover);
+                let (enemies, occupied) = (self.store.pieces_of(enemy), self.store.occupied().without(king));
+                let step = self.tables.step_targets[self.store.code(king) as usize][king.usize()] & CellSet::from_cell(to);
+                if !step.is_empty() && !self.attacked_by(to, enemy, enemies.without(to), occupied) {
+                    finder.push(Move::Normal { from: king, to, promote: false });
+                }
+            }
+            // Under two checks no cell is an evasion: only the king moves.
+            Move::Normal { from, to, .. } if own.contains(from) && !own.contains(to) => {
+                let safety = self.king_safety(king);
+                let code = self.store.code(from) as usize;
+                let mut targets = self.reach(code, from) & CellSet::from_cell(to) & safety.evasion;
+                if safety.pinned.contains(from) {
+                    targets &= self.tables.grid.pin_line(king, from, self.store.occupied());
+                }
+                self.push_board_moves(from, code, targets, &mut finder);
+            }
+            Move::Drop { to, .. } => {
+                let empty = self.tables.grid.all() - self.store.occupied();
+                self.push_drops(mover, CellSet::from_cell(to) & empty & self.king_safety(king).evasion, &mut finder);
+            }
+            _ => {}
+        }
+        finder.found
     }
 
     /// How many legal actions `legal_moves` would list, without listing them.
