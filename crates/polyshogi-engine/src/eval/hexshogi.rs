@@ -74,7 +74,8 @@ impl Evaluate for HexShogiPosition {
         capturable_values(self, weights).max()
     }
 
-    /// With three players by running the generator without listing its moves.
+    /// From the king's safety and the one piece or drop; with three players, by running the
+    /// generator without listing its moves.
     fn is_legal_cheaply(&self, m: Move) -> Option<bool> {
         Some(self.is_legal_move(m))
     }
@@ -151,7 +152,6 @@ fn evaluate_from(
     utilities(raw, pos.seats(), active, PlayerSet::EMPTY, &weights.common)
 }
 
-/// The weights of the game being played: Hex Shogi 91's or the three-player game's.
 /// What each kind of piece a move may take is worth: every piece but a king, and with three
 /// players a king too.
 fn capturable_values(pos: &HexShogiPosition, weights: &Weights) -> impl Iterator<Item = i32> {
@@ -175,6 +175,7 @@ fn capturable_values(pos: &HexShogiPosition, weights: &Weights) -> impl Iterator
     pieces.into_iter().chain(king)
 }
 
+/// The weights of the game being played: Hex Shogi 91's or the three-player game's.
 fn hex_weights<'w>(pos: &HexShogiPosition, weights: &'w Weights) -> &'w HexWeights {
     if pos.is_three_player() {
         &weights.hex3

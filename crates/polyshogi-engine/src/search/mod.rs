@@ -22,7 +22,8 @@ use polyshogi::{Game, Rules};
 use crate::eval::{AttackMapCache, Evaluate, Values, Weights};
 use crate::time::Budget;
 use crate::tt::TranspositionTable;
-pub use ordered::{OrderedMoves, ToCome};
+pub use ordered::OrderedMoves;
+use ordered::ToCome;
 use quiet_scoring::QuietScoring;
 pub use repetitions::Repetitions;
 

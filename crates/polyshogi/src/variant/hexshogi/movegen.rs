@@ -72,8 +72,8 @@ impl HexShogiPosition {
                 // As the generator tries the king's steps.
                 let enemy = self.opponent(mover);
                 let (enemies, occupied) = (self.store.pieces_of(enemy), self.store.occupied().without(king));
-                let step = self.tables.step_targets[self.store.code(king) as usize][king.usize()] & CellSet::from_cell(to);
-                if !step.is_empty() && !self.attacked_by(to, enemy, enemies.without(to), occupied) {
+                let steps = self.tables.step_targets[self.store.code(king) as usize][king.usize()];
+                if steps.contains(to) && !self.attacked_by(to, enemy, enemies.without(to), occupied) {
                     finder.push(Move::Normal { from: king, to, promote: false });
                 }
             }
