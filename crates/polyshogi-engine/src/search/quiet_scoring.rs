@@ -18,10 +18,11 @@ pub(super) struct QuietScoring<'a> {
     pub(super) history: &'a [i32],
     /// The ply's killers, packed.
     pub(super) killers: [u32; 2],
+    /// How many moves came in (the generator's `count`).
     pub(super) pushed: usize,
 }
 
-/// The history row of the moves from cell `from`, or of the drops of role 128 - `from`.
+/// The history row of the moves from `origin`: a cell's index, or 128 plus a dropped role's.
 #[inline]
 fn row(history: &[i32], origin: usize) -> &[i32] {
     &history[origin * 128..][..128]
