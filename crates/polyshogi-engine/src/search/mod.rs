@@ -248,6 +248,13 @@ impl<'a> Ctx<'a> {
         self.lists.push(list);
     }
 
+    /// An `OrderedMoves` with nothing in, one given back before if any.
+    fn empty_ordered(&mut self) -> OrderedMoves {
+        let mut ordered = self.ordered.pop().unwrap_or_default();
+        ordered.clear();
+        ordered
+    }
+
     pub fn give_ordered(&mut self, ordered: OrderedMoves) {
         self.ordered.push(ordered);
     }
@@ -268,8 +275,7 @@ impl<'a> Ctx<'a> {
         } else {
             pos.legal_moves(&mut list);
         }
-        let mut ordered = self.ordered.pop().unwrap_or_default();
-        ordered.clear();
+        let mut ordered = self.empty_ordered();
         match tt_move.filter(|m| !captures_only && list.contains(m)) {
             Some(first) => {
                 ordered.push(ORDER_TT, first);
@@ -311,8 +317,7 @@ impl<'a> Ctx<'a> {
         if let Some(first) = tt_move {
             return match pos.is_legal_cheaply(first) {
                 Some(true) => {
-                    let mut ordered = self.ordered.pop().unwrap_or_default();
-                    ordered.clear();
+                    let mut ordered = self.empty_ordered();
                     ordered.push(ORDER_TT, first);
                     ordered.expect(ToCome::AllBut(first));
                     ordered

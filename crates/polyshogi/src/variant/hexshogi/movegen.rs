@@ -68,14 +68,8 @@ impl HexShogiPosition {
         let own = self.store.pieces_of(mover);
         let mut finder = MoveFinder::new(m);
         match m {
-            Move::Normal { from, to, .. } if from == king && !own.contains(to) => {
-                // As the generator tries the king's steps.
-                let enemy = self.opponent(mover);
-                let (enemies, occupied) = (self.store.pieces_of(enemy), self.store.occupied().without(king));
-                let steps = self.tables.step_targets[self.store.code(king) as usize][king.usize()];
-                if steps.contains(to) && !self.attacked_by(to, enemy, enemies.without(to), occupied) {
-                    finder.push(Move::Normal { from: king, to, promote: false });
-                }
+            Move::Normal { from, to, promote } if from == king => {
+                return !promote && self.safe_king_steps(king, CellSet::from_cell(to) - own).contains(to);
             }
             // Under two checks no cell is an evasion: only the king moves.
             Move::Normal { from, to, .. } if own.contains(from) && !own.contains(to) => {
@@ -150,6 +144,18 @@ impl HexShogiPosition {
         let mut moves = MoveList::new();
         self.generate_two::<ALL>(&mut moves);
         !moves.is_empty()
+    }
+
+    /// Two players: the cells of `open` (where none of the mover's pieces stands) that the
+    /// mover's king on `king` may step to: a step away, and attacked by no enemy piece once the
+    /// king has left its cell, so that a ranging checker sees through that cell.
+    #[inline]
+    fn safe_king_steps(&self, king: Cell, open: CellSet) -> CellSet {
+        let enemy = self.opponent(self.to_move);
+        let enemies = self.store.pieces_of(enemy);
+        let occupied = self.store.occupied().without(king);
+        let steps = self.tables.step_targets[self.store.code(king) as usize][king.usize()] & open;
+        steps.into_iter().filter(|&to| !self.attacked_by(to, enemy, enemies.without(to), occupied)).collect()
     }
 
     /// The cells a piece of cell code `code` on `from` attacks: its steps and leaps, and along
@@ -252,14 +258,8 @@ impl HexShogiPosition {
             }
         }
 
-        // The king may go wherever no enemy piece attacks once the king has left its cell
-        // (so that a ranging checker sees through it).
-        let occupied = self.store.occupied().without(king);
-        let code = self.store.code(king) as usize;
-        for to in self.tables.step_targets[code][king.usize()] & open {
-            if !self.attacked_by(to, enemy, enemies.without(to), occupied) {
-                out.push(Move::Normal { from: king, to, promote: false });
-            }
+        for to in self.safe_king_steps(king, open) {
+            out.push(Move::Normal { from: king, to, promote: false });
         }
 
         // A drop never exposes the dropper's king; in check it must block.
