@@ -41,6 +41,12 @@ impl HourSet {
         self.0.count_ones()
     }
 
+    /// Every hour of the set turned half round.
+    #[inline]
+    pub const fn opposite(self) -> HourSet {
+        HourSet(((self.0 << 6) | (self.0 >> 6)) & 0x0fff)
+    }
+
     /// The hours of the set, in clock order.
     #[inline]
     pub fn iter(self) -> impl Iterator<Item = Hour> {

@@ -1650,3 +1650,39 @@ fn a_check_by_the_promoted_lone_king_is_foreseen() {
     }
     assert!(foreseen > 0, "no cell where the promoted king checks First");
 }
+
+/// While an alliance can form, two kings on one line with nothing between count as a check for
+/// every move that leaves them so, a drop included: an alliance the move may form promotes the
+/// lone king in place, and it would attack the other. Middle, holding a silver, is told that
+/// each drop off the line between First's and Last's kings may check; with Last's king off
+/// First's lines, a drop far from every king is told not to.
+#[test]
+fn kings_facing_each_other_make_every_drop_a_possible_check() {
+    let first_king = cell("1d");
+    let position_with_last_king_on = |king: Cell| {
+        let mut s = setup(&[("F", "K", "1d"), ("M", "K", "10m")], M);
+        s.pieces.push((king, piece(L, "K")));
+        s.hands[M].add(Role::Silver);
+        SanninPosition::from_setup(s, rules(&[])).ok()
+    };
+    let drops = |pos: &SanninPosition| -> Vec<(Move, Cell)> {
+        legal_list(pos).iter().filter_map(|&m| if let Move::Drop { to, .. } = m { Some((m, to)) } else { None }).collect()
+    };
+    let (facing, between) = HEX127
+        .cells()
+        .filter_map(|king| HEX127.between(first_king, king).filter(|between| between.count() >= 2).map(|between| (king, between)))
+        .find_map(|(king, between)| position_with_last_king_on(king).map(|pos| (pos, between)))
+        .expect("a cell on a line of First's king for Last's");
+    let off_the_line: Vec<_> = drops(&facing).into_iter().filter(|&(_, to)| !between.contains(to)).collect();
+    assert!(!off_the_line.is_empty());
+    for (m, to) in off_the_line {
+        assert!(facing.may_give_check(m), "the drop on {} leaves the kings facing", facing.cell_name(to));
+    }
+
+    let apart = HEX127
+        .cells()
+        .filter(|&king| !HEX127.lines(first_king).contains(king) && !HEX127.lines(cell("10m")).contains(king))
+        .find_map(position_with_last_king_on)
+        .expect("a cell off the lines of the other kings for Last's");
+    assert!(drops(&apart).iter().any(|&(m, _)| !apart.may_give_check(m)), "every drop said to check with the kings apart");
+}

@@ -122,7 +122,7 @@ fn evaluate_from(
     for p in active.iter() {
         let own = pos.pieces_of(p);
         let attacked = if three { attacked_before_turn_of(p, mover, active, &maps) } else { attacked_by_others(pos, p, &maps) };
-        let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
+        let mut score = on_board[p] + hand_value(pos.hand(p), values, w.hand_pct);
         score += maps[p].count() as i32 * w.control;
         let kings = own & pos.kings();
         for king in kings {

@@ -109,7 +109,8 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     }
 
     /// What `may_give_check` reads off the position once for all its moves (in Sannin, the
-    /// players in check before the move), so that a search asks for it once a node.
+    /// players in check before the move and the cells where a drop checks), so that a search
+    /// asks for it once a node.
     type CheckContext: Copy;
 
     /// The `CheckContext` of this position.
@@ -138,11 +139,15 @@ pub fn kind_values(value: impl Fn(Piece) -> i32) -> [i32; 16] {
     values
 }
 
-/// One seat's hand, each piece at `hand_pct` percent of its value on the board.
-pub fn hand_value(player: Player, hand: &Hand, value: impl Fn(Piece) -> i32, hand_pct: i32) -> i32 {
-    Role::DROPPABLE
-        .into_iter()
-        .map(|role| hand.count(role) as i32 * value(Piece { player, role, promoted: false }) * hand_pct / 100)
+/// One seat's hand, each piece at `hand_pct` percent of its value on the board (`values` by
+/// `Piece::kind`). A king held in hand (Three Player Hex Shogi 91) counts nothing here.
+pub fn hand_value(hand: &Hand, values: &[i32; 16], hand_pct: i32) -> i32 {
+    // Only the roles held: most hands hold few, and the evaluation asks this of every seat.
+    hand.roles()
+        .filter(|&role| role != Role::King)
+        .map(|role| {
+            hand.count(role) as i32 * values[Piece { player: Player::First, role, promoted: false }.kind()] * hand_pct / 100
+        })
         .sum()
 }
 

@@ -6,8 +6,8 @@ use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
 use polyshogi::mv::{Move, MoveList};
 use polyshogi::piece::{Piece, Role};
-use polyshogi::player::{Player, PlayerSet};
-use polyshogi::variant::sannin::SanninPosition;
+use polyshogi::player::Player;
+use polyshogi::variant::sannin::{CheckContext, SanninPosition};
 
 use super::attacks::{
     attack_maps_and_values, attacked_before_turn_of, drop_room, king_safety, KingSafetyWeights, Neighbourhoods,
@@ -124,14 +124,15 @@ impl Evaluate for SanninPosition {
         pieces.into_iter().max().map(|piece| piece + if to_garden { GARDEN_GAIN } else { 0 })
     }
 
-    type CheckContext = PlayerSet;
+    type CheckContext = CheckContext;
 
-    fn check_context(&self) -> PlayerSet {
-        self.others_in_check()
+    fn check_context(&self) -> CheckContext {
+        SanninPosition::check_context(self)
     }
 
-    fn may_give_check(&self, others_in_check: &PlayerSet, m: Move) -> bool {
-        self.may_give_check_knowing(m, *others_in_check)
+    #[inline]
+    fn may_give_check(&self, context: &CheckContext, m: Move) -> bool {
+        self.may_give_check_knowing(m, context)
     }
 }
 
@@ -153,7 +154,7 @@ fn evaluate_from(
     let mut raw = [0; 3];
     for p in active.iter() {
         let own = pos.pieces_of(p);
-        let mut score = on_board[p] + hand_value(p, pos.hand(p), |piece| values[piece.kind()], w.hand_pct);
+        let mut score = on_board[p] + hand_value(pos.hand(p), values, w.hand_pct);
         score += maps[p].count() as i32 * w.control;
         let [q, r] = p.others3();
         // Every piece belongs to a seat, so these are the cells the other pieces attack.

@@ -14,7 +14,7 @@ mod text;
 
 pub use crate::rules::IllegalMove;
 pub use alliance::{LastAction, Threats};
-pub use position::{PositionError, SanninPosition, SanninSetup};
+pub use position::{CheckContext, PositionError, SanninPosition, SanninSetup};
 pub use rules::{
     AlliedPromotion, Compulsory, DeadCellRule, Illumination, MateEvaluation, PreGameAlliance, Repetition, SanninRules, Stalemate,
     TurnAfterMate,

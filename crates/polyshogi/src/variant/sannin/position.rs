@@ -124,6 +124,17 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// What `SanninPosition::may_give_check_knowing` reads off a position once for all its moves
+/// (see `SanninPosition::check_context`).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckContext {
+    /// The players other than the one to move whose kings stand in check.
+    others_in_check: PlayerSet,
+    /// By role held in hand, the cells where a drop attacks another player's king; `None`
+    /// where drops are told one by one, like the other moves.
+    drop_checks: Option<[CellSet; 8]>,
+}
+
 /// A legal, playable Sannin position.
 pub struct SanninPosition {
     pub(super) tables: &'static SanninTables,
@@ -513,33 +524,75 @@ impl SanninPosition {
     /// that would (`compulsory=confirm`), and the last ply. A search asks it to leave out late
     /// quiet moves unmade. (A stalemate the move causes is not seen.)
     pub fn may_give_check(&self, m: Move) -> bool {
-        self.may_give_check_knowing(m, self.others_in_check())
+        self.may_give_check_knowing(m, &self.check_context())
     }
 
-    /// The players other than the one to move whose kings stand in check: what
-    /// `may_give_check_knowing` needs to know, found once for all the moves of a position.
-    pub fn others_in_check(&self) -> PlayerSet {
-        let mut checked = PlayerSet::EMPTY;
+    /// What `may_give_check_knowing` reads off the position once for all its moves: the other
+    /// players in check, and where no king is in check, the cells where each role in hand
+    /// dropped attacks a king. A drop can then only attack with the dropped piece (it opens no
+    /// line), and makes no two kings face each other that do not already.
+    pub fn check_context(&self) -> CheckContext {
+        let mut others_in_check = PlayerSet::EMPTY;
         for p in self.to_move.others3() {
             if self.in_check(p) {
-                checked.insert(p);
+                others_in_check.insert(p);
             }
         }
-        checked
+        let drops_told = others_in_check.is_empty()
+            && !self.says_true_of_every_move()
+            && !(self.alliance_possible() && self.kings_face_each_other(self.store.occupied()));
+        let drop_checks = drops_told.then(|| self.drop_checks());
+        CheckContext { others_in_check, drop_checks }
     }
 
-    /// `may_give_check`, told the players `others_in_check` names. A king that stands
-    /// unattacked can then be attacked by the pieces the move leaves in place only along the
-    /// line the moved piece leaves, which is one ray to look down rather than every piece to
-    /// test.
-    pub fn may_give_check_knowing(&self, m: Move, others_in_check: PlayerSet) -> bool {
-        let alliance_possible = self.alliance_possible();
-        if (alliance_possible && self.rules.compulsory != Compulsory::Auto)
+    /// By role held in hand by the player to move, the cells where a drop attacks another
+    /// player's king: a step back onto the king, or a range with nothing between. They are the
+    /// cells the piece turned half round reaches from the king's cell.
+    fn drop_checks(&self) -> [CellSet; 8] {
+        let mover = self.to_move;
+        let tables = self.tables;
+        let grid = tables.grid;
+        let mut cells = [CellSet::EMPTY; 8];
+        for role in self.store.hand(mover).roles() {
+            let code = code_of(Piece { player: mover, role, promoted: false }) as usize;
+            let (near_hours, range_hours) = (tables.near_hours[code].opposite(), tables.range_hours[code].opposite());
+            for king in mover.others3().into_iter().filter_map(|p| self.kings[p]) {
+                let steps: CellSet = near_hours.iter().filter_map(|hour| grid.step(king, hour)).collect();
+                cells[role.index()] |= steps | grid.ranges(king, range_hours, self.store.occupied());
+            }
+        }
+        cells
+    }
+
+    /// Whether `may_give_check` says true of every move, whatever it is: an alliance awaiting
+    /// its answer, one that would (`compulsory=confirm`), and the last ply.
+    fn says_true_of_every_move(&self) -> bool {
+        (self.alliance_possible() && self.rules.compulsory != Compulsory::Auto)
             || self.proposal.is_some()
             || self.plies + 1 >= self.rules.max_plies
-        {
+    }
+
+    /// `may_give_check`, told this position's `check_context`. A drop is one lookup where the
+    /// context holds the drops' cells. A king that stands unattacked can be attacked by the
+    /// pieces a move leaves in place only along the line the moved piece leaves, which is one
+    /// ray to look down rather than every piece to test.
+    #[inline]
+    pub fn may_give_check_knowing(&self, m: Move, context: &CheckContext) -> bool {
+        match (m, &context.drop_checks) {
+            (Move::Drop { role, to }, Some(cells)) => cells[role.index()].contains(to),
+            _ => self.move_may_give_check(m, context.others_in_check),
+        }
+    }
+
+    /// `may_give_check_knowing` without the drops' cells. Out of line, so that the drop's
+    /// lookup inlines into the search's loop over the late moves, most of them drops where
+    /// hands are full.
+    #[inline(never)]
+    fn move_may_give_check(&self, m: Move, others_in_check: PlayerSet) -> bool {
+        if self.says_true_of_every_move() {
             return true;
         }
+        let alliance_possible = self.alliance_possible();
         let mover = self.to_move;
         let (from, to, piece) = match m {
             Move::Normal { from, to, promote } => {
