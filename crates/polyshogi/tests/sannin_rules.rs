@@ -1318,6 +1318,117 @@ fn a_game_rewinds_to_an_earlier_move_but_never_past_a_departure() {
     assert_eq!(game.rewind_to(9), Err(polyshogi::rules::IllegalMove::NotLegal));
 }
 
+/// The list `push_quiet_moves` makes, which it must agree to make here.
+fn quiet_list(pos: &SanninPosition) -> MoveList {
+    let mut moves = MoveList::new();
+    assert!(pos.push_quiet_moves(&mut moves), "no quiet list in {}", pos.to_text());
+    moves
+}
+
+/// Whether `m` takes a piece or wins at once: a capture, an illumination, or the king's step
+/// into the Garden where it wins (§1.12).
+fn takes_or_wins(pos: &SanninPosition, m: Move) -> bool {
+    let mover = pos.to_move();
+    let garden_right =
+        !pos.allies().contains(mover) && (!pos.former_allies().contains(mover) || pos.rules().garden_returns_after_dissolution);
+    match m {
+        Move::Normal { from, to, .. } => {
+            pos.piece_at(to).is_some() || (pos.king(mover) == Some(from) && to == pos.tables().garden && garden_right)
+        }
+        Move::Illuminate { .. } => true,
+        Move::Drop { .. } | Move::Pass => false,
+    }
+}
+
+/// `push_quiet_moves`, the list a search takes once a node's captures are used up: the legal
+/// actions that take nothing and win nothing, in `legal_moves`' order. Random games without
+/// compulsory alliances, with a pre-game alliance, and under the defaults, where it refuses
+/// (and pushes nothing) while an alliance can form and lists once one has.
+#[test]
+fn quiet_moves_are_the_legal_moves_that_take_nothing() {
+    let mut rng = SplitMix::new(31);
+    let (mut compared, mut left_out, mut refused, mut after_an_alliance) = (0, 0, 0, 0);
+    for game_index in 0..30 {
+        let options: &[&str] = match game_index % 3 {
+            0 => &[],
+            1 => &["alliance=ML"],
+            _ => &["compulsory=auto"],
+        };
+        let mut pos = SanninPosition::start(rules(options));
+        for _ in 0..(60 + game_index * 4) {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = legal_list(&pos);
+            let mut quiets = MoveList::new();
+            let alliance_possible = pos.rules().compulsory != Compulsory::Off
+                && pos.active_players().len() == 3
+                && pos.allies().is_empty()
+                && pos.former_allies().is_empty();
+            if pos.push_quiet_moves(&mut quiets) {
+                let expected: Vec<Move> = moves.iter().copied().filter(|&m| !takes_or_wins(&pos, m)).collect();
+                assert_eq!(quiets.as_slice(), expected.as_slice(), "in {}", pos.to_text());
+                assert!(!alliance_possible, "listed while an alliance can form");
+                compared += 1;
+                left_out += moves.len() - expected.len();
+                after_an_alliance += usize::from(game_index % 3 == 2);
+            } else {
+                assert!(quiets.is_empty() && alliance_possible, "refused in {}", pos.to_text());
+                refused += 1;
+            }
+            let m = biased_move(&pos, &moves, &mut rng);
+            pos.play(m).expect("a listed move plays");
+        }
+    }
+    let report =
+        format!("{compared} compared, {left_out} moves left out, {refused} refused, {after_an_alliance} after an alliance");
+    assert!(compared >= 1000 && left_out >= 1000 && refused >= 200 && after_an_alliance >= 50, "{report}");
+    println!("{report}");
+}
+
+/// The king's step into the Garden is quiet only where it does not win; the pass, only where
+/// it is the one legal action. Last's lone king of `stalemate_setup`, after P6c-6b, has only
+/// the pass; with Middle's pawn gone and some piece of another player's on a cell where the
+/// king may take it, out of check and with no other action, none.
+#[test]
+fn the_garden_step_and_the_pass_are_quiet_only_where_the_whole_list_says() {
+    let garden_step = |pos: &SanninPosition| find_move(pos, &legal_list(pos), "K7h-7g").expect("the king may step in");
+    let pos = position(setup(&[("F", "K", "1a"), ("M", "K", "7h"), ("L", "K", "7a")], M), &["compulsory=off"]);
+    assert!(!quiet_list(&pos).contains(&garden_step(&pos)), "a winning step listed as quiet");
+    let mut s = setup(&[("F", "K", "1a"), ("M", "K", "7h"), ("L", "K", "7a")], M);
+    s.allies = PlayerSet::of(&[M, L]);
+    let pos = position(s, &[]);
+    assert!(quiet_list(&pos).contains(&garden_step(&pos)), "an allied king's step left out");
+
+    let mut stalemated = stalemate_setup();
+    stalemated.pieces.retain(|&(c, _)| c != cell("6c"));
+    stalemated.pieces.push((cell("6b"), piece(M, "P")));
+    stalemated.to_move = L;
+    let pos = position(stalemated.clone(), &["stalemate=pass"]);
+    assert_eq!(legal_list(&pos).as_slice(), &[Move::Pass]);
+    assert_eq!(quiet_list(&pos).as_slice(), &[Move::Pass]);
+    stalemated.pieces.retain(|&(c, _)| c != cell("6b"));
+    let mut only_captures = 0;
+    for (at, owner, role) in HEX127
+        .cells()
+        .flat_map(|at| [F, M].into_iter().flat_map(move |owner| ["P", "L", "N", "S", "G"].map(|role| (at, owner, role))))
+    {
+        if stalemated.pieces.iter().any(|&(c, _)| c == at) {
+            continue;
+        }
+        let mut s = stalemated.clone();
+        s.pieces.push((at, piece(owner, role)));
+        let Ok(pos) = SanninPosition::from_setup(s, rules(&["stalemate=pass"])) else { continue };
+        let legal = legal_list(&pos);
+        if pos.in_check(L) || legal.is_empty() || !legal.iter().all(|&m| takes_or_wins(&pos, m)) {
+            continue;
+        }
+        assert!(quiet_list(&pos).is_empty(), "a pass listed beside the capture of the piece on {}", pos.cell_name(at));
+        only_captures += 1;
+    }
+    assert!(only_captures > 0, "no piece that leaves Last only its capture");
+}
+
 /// A random legal move, a capture or a drop more often than chance would pick one, so that
 /// the games come to blows and checks.
 fn biased_move(pos: &SanninPosition, moves: &[Move], rng: &mut SplitMix) -> Move {

@@ -4,7 +4,7 @@
 
 use polyshogi::cellset::CellSet;
 use polyshogi::geometry::Cell;
-use polyshogi::mv::{Move, MoveList};
+use polyshogi::mv::{Move, MoveList, MoveSink};
 use polyshogi::piece::{Piece, Role};
 use polyshogi::player::Player;
 use polyshogi::variant::sannin::{CheckContext, SanninPosition};
@@ -104,24 +104,16 @@ impl Evaluate for SanninPosition {
         if self.piece_at(king).is_some_and(|piece| piece.promoted) {
             return None;
         }
-        let w = &weights.sannin;
-        let pieces = [
-            w.rook,
-            w.pro_rook,
-            w.bishop,
-            w.pro_bishop,
-            w.gold,
-            w.silver,
-            w.pro_silver,
-            w.knight,
-            w.lance,
-            w.pro_lance,
-            w.pawn,
-            w.pro_pawn,
-        ];
         let garden = self.tables().garden;
         let to_garden = self.tables().grid.next_door(king).contains(garden) && has_garden_right(self, mover);
-        pieces.into_iter().max().map(|piece| piece + if to_garden { GARDEN_GAIN } else { 0 })
+        capturable_values(weights).into_iter().max().map(|piece| piece + if to_garden { GARDEN_GAIN } else { 0 })
+    }
+
+    /// The moves that take nothing and do not win in the Garden, where every capture gains
+    /// something (a piece worth nothing or less would make its capture gainless too, and an
+    /// illumination takes such pieces): the others gain nothing.
+    fn gainless_moves(&self, weights: &Weights, out: &mut impl MoveSink) -> bool {
+        capturable_values(weights).into_iter().all(|value| value > 0) && self.push_quiet_moves(out)
     }
 
     type CheckContext = CheckContext;
@@ -134,6 +126,25 @@ impl Evaluate for SanninPosition {
     fn may_give_check(&self, context: &CheckContext, m: Move) -> bool {
         self.may_give_check_knowing(m, context)
     }
+}
+
+/// What each kind of piece a move or an illumination may take is worth: every piece but a king.
+fn capturable_values(weights: &Weights) -> [i32; 12] {
+    let w = &weights.sannin;
+    [
+        w.rook,
+        w.pro_rook,
+        w.bishop,
+        w.pro_bishop,
+        w.gold,
+        w.silver,
+        w.pro_silver,
+        w.knight,
+        w.lance,
+        w.pro_lance,
+        w.pawn,
+        w.pro_pawn,
+    ]
 }
 
 /// The evaluation, given each seat's attack map and material on the board

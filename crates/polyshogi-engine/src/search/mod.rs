@@ -562,6 +562,13 @@ mod tests {
         let mut worthless_pawns = Weights::default();
         worthless_pawns.hex.pawn = 0;
         along_a_game(HexShogiPosition::start(HexShogiRules::new(HexVariant::HexShogi91)), 4, worthless_pawns);
+        // Sannin lists its quiet moves alone only where no alliance can form.
+        let mut no_alliances = SanninRules::default();
+        no_alliances.set("compulsory=off").expect("a rule option");
+        along_a_game(SanninPosition::start(no_alliances), 5, Weights::default());
+        let mut worthless_pawns = Weights::default();
+        worthless_pawns.sannin.pawn = 0;
+        along_a_game(SanninPosition::start(no_alliances), 6, worthless_pawns);
     }
 
     /// With a legal table move, a node hands it out first and then every other legal move

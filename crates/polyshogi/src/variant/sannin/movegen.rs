@@ -20,6 +20,12 @@ use crate::splitmix::SplitMix;
 /// allow the drop; real games never come near it.
 const MAX_DROP_MATE_DEPTH: u8 = 2;
 
+/// The lists `generate_unfiltered` makes: every legal action, those that may take a piece or
+/// win at once (`legal_captures`), and the others (`push_quiet_moves`).
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
+
 /// What the generator knows about the mover's king before generating.
 struct KingSafety {
     king: Cell,
@@ -59,11 +65,27 @@ impl SanninPosition {
             return;
         }
         out.clear();
-        self.generate_unfiltered::<true>(self.to_move, out, 0);
+        self.generate_unfiltered::<CAPTURES>(self.to_move, out, 0);
         // The compulsory-alliance rule judges each action alone, so it may judge just these.
         if self.alliance_possible() {
             self.drop_moves_forming_alliance_with_checked_player(self.to_move, out, 0);
         }
+    }
+
+    /// The legal actions that neither take a piece nor win at once, in `legal_moves`' order:
+    /// the moves onto an empty cell but the king's step into the Garden that wins, the drops,
+    /// and the pass of a player who has no other action. With `legal_captures` they hold every
+    /// legal action (a move into the empty Garden is in both). False, and nothing pushed,
+    /// where a rule takes actions out
+    /// of the list after it is made (the compulsory-alliance check while an alliance can form,
+    /// `must_parry_mate_threat`): then only the whole list says which stay. The engine's search
+    /// takes them straight into its ordering once a node's captures are used up.
+    pub fn push_quiet_moves(&self, out: &mut impl MoveSink) -> bool {
+        if self.rules.must_parry_mate_threat || self.alliance_possible() {
+            return false;
+        }
+        self.generate_unfiltered::<QUIETS>(self.to_move, out, 0);
+        true
     }
 
     /// `legal_moves` without noting the standing threats, which only actions played need.
@@ -93,7 +115,7 @@ impl SanninPosition {
             return moves.len();
         }
         let mut count = MoveCount::default();
-        self.generate_unfiltered::<false>(self.to_move, &mut count, 0);
+        self.generate_unfiltered::<ALL>(self.to_move, &mut count, 0);
         count.0
     }
 
@@ -108,7 +130,7 @@ impl SanninPosition {
             return rng.pick(&moves);
         }
         let mut sampler = MoveSampler::new(rng);
-        self.generate_unfiltered::<false>(self.to_move, &mut sampler, 0);
+        self.generate_unfiltered::<ALL>(self.to_move, &mut sampler, 0);
         sampler.chosen()
     }
 
@@ -149,7 +171,7 @@ impl SanninPosition {
     /// Appends the legal actions of `mover` as if it were his turn.
     pub(super) fn generate_for(&self, mover: Player, out: &mut MoveList, depth: u8) {
         let first_new = out.len();
-        self.generate_unfiltered::<false>(mover, out, depth);
+        self.generate_unfiltered::<ALL>(mover, out, depth);
         if depth == 0 && self.alliance_possible() {
             self.drop_moves_forming_alliance_with_checked_player(mover, out, first_new);
             if out.len() == first_new {
@@ -160,23 +182,46 @@ impl SanninPosition {
 
     /// The legal actions of `mover` but for the compulsory-alliance check of
     /// `drop_moves_forming_alliance_with_checked_player`, the forced pass included; with
-    /// `CAPTURES`, only those of `legal_captures`. The choice is a constant so that the full
-    /// generator, perft's, tests nothing for it.
-    fn generate_unfiltered<const CAPTURES: bool>(&self, mover: Player, out: &mut impl MoveSink, depth: u8) {
+    /// `CAPTURES`, only those of `legal_captures`, and with `QUIETS` those of
+    /// `push_quiet_moves`. The choice is a constant so that the full generator, perft's, tests
+    /// nothing for it.
+    fn generate_unfiltered<const LIST: u8>(&self, mover: Player, out: &mut impl MoveSink, depth: u8) {
         if self.outcome.is_some() || self.proposal.is_some() || !self.active.contains(mover) {
             return;
         }
         let Some(king) = self.kings[mover] else { return };
         let first_new = out.count();
         let safety = self.king_safety(mover, king);
-        let aim = if CAPTURES { self.others_pieces(mover).with(self.tables.garden) } else { self.tables.grid.all() };
-        self.generate_board_moves::<CAPTURES>(mover, &safety, aim, out, depth);
-        self.generate_king_moves(mover, &safety, aim, out, depth);
-        if !CAPTURES {
+        let garden = self.tables.garden;
+        let (aim, king_aim) = match LIST {
+            CAPTURES => (self.others_pieces(mover).with(garden), self.others_pieces(mover).with(garden)),
+            QUIETS => {
+                let empty = self.tables.grid.all() - self.store.occupied();
+                (empty, if self.has_garden_right(mover) { empty.without(garden) } else { empty })
+            }
+            _ => (self.tables.grid.all(), self.tables.grid.all()),
+        };
+        self.generate_board_moves::<LIST>(mover, &safety, aim, out, depth);
+        self.generate_king_moves(mover, &safety, king_aim, out, depth);
+        if LIST != CAPTURES {
             self.generate_drops(mover, &safety, out, depth);
         }
-        self.generate_illuminations(mover, &safety, out, depth);
-        if !CAPTURES && out.count() == first_new {
+        if LIST != QUIETS {
+            self.generate_illuminations(mover, &safety, out, depth);
+        }
+        // The pass comes only when nothing else does: for `QUIETS`, not even a capture.
+        let no_other_action = match LIST {
+            ALL => out.count() == first_new,
+            QUIETS => {
+                out.count() == first_new && {
+                    let mut others = MoveCount::default();
+                    self.generate_unfiltered::<CAPTURES>(mover, &mut others, depth);
+                    others.0 == 0
+                }
+            }
+            _ => false,
+        };
+        if no_other_action {
             self.push_pass_if_stalemated(mover, out);
         }
     }
@@ -378,7 +423,7 @@ impl SanninPosition {
     /// The moves of the pieces but the king that end on a cell of `aim`.
     /// With `CAPTURES`, `aim` holds only other players' pieces and the Garden: most pieces then
     /// reach none of it, and push nothing.
-    fn generate_board_moves<const CAPTURES: bool>(
+    fn generate_board_moves<const LIST: u8>(
         &self,
         mover: Player,
         safety: &KingSafety,
@@ -390,7 +435,7 @@ impl SanninPosition {
         let allowed = (aim & safety.evasion) - self.forbidden_targets(mover);
         for from in self.store.pieces_of(mover).without(safety.king) {
             let code = self.store.code(from) as usize;
-            let mut targets = if CAPTURES {
+            let mut targets = if LIST == CAPTURES {
                 let steps = tables.step_targets[code][from.usize()];
                 tables.grid.piece_reach_within(from, steps, tables.range_hours[code], self.store.occupied(), allowed)
             } else {
@@ -399,7 +444,7 @@ impl SanninPosition {
             if safety.pinned.contains(from) {
                 targets &= tables.grid.pin_line(safety.king, from, self.store.occupied());
             }
-            if CAPTURES && targets.is_empty() {
+            if LIST == CAPTURES && targets.is_empty() {
                 continue;
             }
             if safety.ally_king.is_none() {
