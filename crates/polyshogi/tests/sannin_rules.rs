@@ -1386,6 +1386,69 @@ fn quiet_moves_are_the_legal_moves_that_take_nothing() {
     println!("{report}");
 }
 
+/// `is_legal_move`, which a search asks of its table's move before it lists the others, agrees
+/// with `legal_moves` wherever it answers: for every listed action, and for every move of each
+/// of the mover's pieces to every cell, with and without promotion, and every drop of each role
+/// on every cell. Random games without compulsory alliances, with a pre-game alliance (where it
+/// answers for the lone player only), under the defaults (where it answers once an alliance has
+/// formed), with `stalemate=pass`, and with pawn drops that mate allowed.
+#[test]
+fn legality_told_without_the_list_agrees_with_it() {
+    let mut rng = SplitMix::new(37);
+    let (mut answered, mut legal_answered, mut unanswered) = (0, 0, 0);
+    for game_index in 0..25 {
+        let options: &[&str] = match game_index % 5 {
+            0 => &[],
+            1 => &["alliance=ML"],
+            2 => &["compulsory=auto"],
+            3 => &["stalemate=pass"],
+            _ => &["forbid_pawn_drop_mate=false"],
+        };
+        let mut pos = SanninPosition::start(rules(options));
+        for _ in 0..(50 + game_index * 4) {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = legal_list(&pos);
+            for &m in moves.iter() {
+                assert_ne!(
+                    pos.is_legal_move(m),
+                    Some(false),
+                    "{} said illegal in {}",
+                    move_text::canonical(&pos, m),
+                    pos.to_text()
+                );
+            }
+            let mover = pos.to_move();
+            let board_moves = pos.pieces_of(mover).into_iter().flat_map(|from| {
+                HEX127.cells().flat_map(move |to| [false, true].map(|promote| Move::Normal { from, to, promote }))
+            });
+            let drops = Role::ALL.into_iter().flat_map(|role| HEX127.cells().map(move |to| Move::Drop { role, to }));
+            for m in board_moves.chain(drops) {
+                match pos.is_legal_move(m) {
+                    Some(legal) => {
+                        assert_eq!(legal, moves.contains(&m), "{m:?} in {}", pos.to_text());
+                        answered += 1;
+                        legal_answered += usize::from(legal);
+                    }
+                    None => unanswered += 1,
+                }
+            }
+            let m = biased_move(&pos, &moves, &mut rng);
+            pos.play(m).expect("a listed move plays");
+        }
+    }
+    let report = format!("{answered} answered ({legal_answered} legal), {unanswered} not");
+    assert!(legal_answered >= 10_000 && unanswered >= 10_000, "{report}");
+    println!("{report}");
+
+    // A pawn drop that mates is told illegal, or left to the list; allowed, it is legal.
+    let mating_drop = Move::Drop { role: Role::Pawn, to: cell("1b") };
+    assert_ne!(position(pawn_drop_mate_setup(), &[]).is_legal_move(mating_drop), Some(true));
+    let allowed = position(pawn_drop_mate_setup(), &["forbid_pawn_drop_mate=false"]);
+    assert_eq!(allowed.is_legal_move(mating_drop), Some(true));
+}
+
 /// The king's step into the Garden is quiet only where it does not win; the pass, only where
 /// it is the one legal action. Last's lone king of `stalemate_setup`, after P6c-6b, has only
 /// the pass; with Middle's pawn gone and some piece of another player's on a cell where the

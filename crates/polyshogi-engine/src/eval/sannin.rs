@@ -109,6 +109,11 @@ impl Evaluate for SanninPosition {
         capturable_values(weights).into_iter().max().map(|piece| piece + if to_garden { GARDEN_GAIN } else { 0 })
     }
 
+    /// From the king's safety and the one piece or drop, where that settles it.
+    fn is_legal_cheaply(&self, m: Move) -> Option<bool> {
+        self.is_legal_move(m)
+    }
+
     /// The moves that take nothing and do not win in the Garden, where every capture gains
     /// something (a piece worth nothing or less would make its capture gainless too, and an
     /// illumination takes such pieces): the others gain nothing.

@@ -441,9 +441,7 @@ impl SanninPosition {
             } else {
                 self.reach(code, from) & allowed
             };
-            if safety.pinned.contains(from) {
-                targets &= tables.grid.pin_line(safety.king, from, self.store.occupied());
-            }
+            targets = self.within_pin(safety, from, targets);
             if LIST == CAPTURES && targets.is_empty() {
                 continue;
             }
@@ -457,6 +455,62 @@ impl SanninPosition {
             for to in targets {
                 self.push_with_promotions(mover, from, to, piece, out, |m| self.passes_ally_tests(m, mover, safety, depth));
             }
+        }
+    }
+
+    /// The cells of `targets` that the piece on `from` may move to as far as a pin goes.
+    #[inline]
+    fn within_pin(&self, safety: &KingSafety, from: Cell, targets: CellSet) -> CellSet {
+        if safety.pinned.contains(from) {
+            targets & self.tables.grid.pin_line(safety.king, from, self.store.occupied())
+        } else {
+            targets
+        }
+    }
+
+    /// Whether `m` is one of the actions `legal_moves` lists, told from the king's safety and
+    /// the one piece or drop without listing them. `None` where that does not settle it: the
+    /// king's moves, illuminations and passes, a mover with an allied king to keep unattacked,
+    /// a pawn drop that checks while mates by pawn drop are forbidden, and a list that a rule
+    /// filters after it is made (`push_quiet_moves` says which). A search asks it of its
+    /// table's move before it lists the others.
+    pub fn is_legal_move(&self, m: Move) -> Option<bool> {
+        let mover = self.to_move;
+        if self.outcome.is_some() || self.proposal.is_some() || !self.active.contains(mover) {
+            return Some(false);
+        }
+        let Some(king) = self.kings[mover] else { return Some(false) };
+        if self.rules.must_parry_mate_threat
+            || self.alliance_possible()
+            || self.ally_of(mover).is_some_and(|ally| self.kings[ally].is_some())
+        {
+            return None;
+        }
+        match m {
+            Move::Normal { from, .. } if from == king => None,
+            Move::Normal { from, to, promote } => {
+                if !self.store.pieces_of(mover).contains(from) {
+                    return Some(false);
+                }
+                let safety = self.king_safety(mover, king);
+                let code = self.store.code(from) as usize;
+                let allowed = safety.evasion - self.forbidden_targets(mover);
+                let targets = self.within_pin(&safety, from, self.reach(code, from) & allowed);
+                let (plain, promoted) = self.promotion_sets(mover, from, code, targets);
+                Some(if promote { promoted.contains(to) } else { plain.contains(to) })
+            }
+            Move::Drop { role, to } => {
+                if !Role::DROPPABLE.contains(&role) || self.store.hand(mover).count(role) == 0 {
+                    return Some(false);
+                }
+                let safety = self.king_safety(mover, king);
+                if !self.drop_targets(mover, role, &safety).contains(to) {
+                    return Some(false);
+                }
+                let might_mate = role == Role::Pawn && self.rules.forbid_pawn_drop_mate && self.pawn_drop_checks(mover, to);
+                (!might_mate).then_some(true)
+            }
+            Move::Illuminate { .. } | Move::Pass => None,
         }
     }
 
@@ -498,28 +552,21 @@ impl SanninPosition {
         if hand.is_empty() {
             return;
         }
-        let empty = self.tables.grid.all() - self.store.occupied();
         for role in Role::DROPPABLE {
             if hand.count(role) == 0 {
                 continue;
             }
-            let mut targets = empty & safety.evasion;
-            if matches!(role, Role::Pawn | Role::Lance) {
-                targets = targets - self.tables.dead_cells[mover];
-            }
+            let targets = self.drop_targets(mover, role, safety);
             let might_mate = role == Role::Pawn && self.rules.forbid_pawn_drop_mate;
             if safety.ally_king.is_none() && !might_mate {
                 out.push_drops(role, targets);
                 continue;
             }
-            let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
             for to in targets {
                 let m = Move::Drop { role, to };
                 // A drop cannot expose the dropper's king; a pawn drop that checks may mate.
                 let legal = if might_mate {
-                    let attacked = self.tables.step_targets[pawn_code][to.usize()];
-                    let gives_check = mover.others3().iter().any(|&p| self.kings[p].is_some_and(|k| attacked.contains(k)));
-                    if gives_check {
+                    if self.pawn_drop_checks(mover, to) {
                         self.is_legal_by_trial(m, mover, depth)
                     } else {
                         self.passes_ally_tests(m, mover, safety, depth)
@@ -532,6 +579,24 @@ impl SanninPosition {
                 }
             }
         }
+    }
+
+    /// Where `mover` may drop a piece of `role` as far as his king's safety and the dead cells
+    /// go (§1.7).
+    fn drop_targets(&self, mover: Player, role: Role, safety: &KingSafety) -> CellSet {
+        let targets = (self.tables.grid.all() - self.store.occupied()) & safety.evasion;
+        if matches!(role, Role::Pawn | Role::Lance) {
+            targets - self.tables.dead_cells[mover]
+        } else {
+            targets
+        }
+    }
+
+    /// Whether a pawn of `mover` dropped on `to` attacks another player's king.
+    fn pawn_drop_checks(&self, mover: Player, to: Cell) -> bool {
+        let pawn_code = code_of(Piece { player: mover, role: Role::Pawn, promoted: false }) as usize;
+        let attacked = self.tables.step_targets[pawn_code][to.usize()];
+        mover.others3().iter().any(|&p| self.kings[p].is_some_and(|k| attacked.contains(k)))
     }
 
     /// Whether `mover`'s king is promoted and ready to illuminate.
