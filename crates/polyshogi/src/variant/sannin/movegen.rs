@@ -744,7 +744,7 @@ impl SanninPosition {
 
     /// Whether a piece of square code `code` standing on `from` attacks `target`: by a step or
     /// leap, or along the one ray joining them if it ranges that way and nothing stands between.
-    fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
+    pub(super) fn piece_attacks(&self, code: usize, from: Cell, target: Cell, occupied: CellSet) -> bool {
         let tables = self.tables;
         if tables.step_targets[code][from.usize()].contains(target) {
             return true;

@@ -133,6 +133,9 @@ pub struct CheckContext {
     /// By role held in hand, the cells where a drop attacks another player's king; `None`
     /// where drops are told one by one, like the other moves.
     drop_checks: Option<[CellSet; 8]>,
+    /// With the drops' cells and while no alliance can form, the mover's pieces whose move may
+    /// open a line onto another player's king (see `check_context`).
+    discoverers: Option<CellSet>,
 }
 
 /// A legal, playable Sannin position.
@@ -530,7 +533,11 @@ impl SanninPosition {
     /// What `may_give_check_knowing` reads off the position once for all its moves: the other
     /// players in check, and where no king is in check, the cells where each role in hand
     /// dropped attacks a king. A drop can then only attack with the dropped piece (it opens no
-    /// line), and makes no two kings face each other that do not already.
+    /// line), and makes no two kings face each other that do not already. A move of a piece
+    /// other than the king can attack a king with the moved piece, or with a piece behind the
+    /// cell it leaves: so while no alliance can form (which would add the facing kings), also
+    /// the mover's pieces that stand first on a ray from another king with a piece not of that
+    /// king's owner behind them, ranging back along it.
     pub fn check_context(&self) -> CheckContext {
         let mut others_in_check = PlayerSet::EMPTY;
         for p in self.to_move.others3() {
@@ -542,7 +549,38 @@ impl SanninPosition {
             && !self.says_true_of_every_move()
             && !(self.alliance_possible() && self.kings_face_each_other(self.store.occupied()));
         let drop_checks = drops_told.then(|| self.drop_checks());
-        CheckContext { others_in_check, drop_checks }
+        let discoverers = (drops_told && !self.alliance_possible()).then(|| self.discoverers());
+        CheckContext { others_in_check, drop_checks, discoverers }
+    }
+
+    /// The pieces of the player to move that stand first on a ray from another player's king
+    /// with a piece not of that player's next along it, ranging back towards the king: the
+    /// pieces whose move may discover a check.
+    fn discoverers(&self) -> CellSet {
+        let mover = self.to_move;
+        let grid = self.tables.grid;
+        let occupied = self.store.occupied();
+        let mut discoverers = CellSet::EMPTY;
+        for p in mover.others3() {
+            let Some(king) = self.kings[p] else { continue };
+            let backers = self.others_pieces(p) & self.rangers;
+            for hour in Hour::ALL {
+                if (grid.ray(king, hour) & backers).is_empty() {
+                    continue;
+                }
+                let Some(first) = grid.first_on_ray(king, hour, occupied).filter(|&c| self.store.pieces_of(mover).contains(c))
+                else {
+                    continue;
+                };
+                if grid.first_on_ray(first, hour, occupied).is_some_and(|behind| {
+                    backers.contains(behind)
+                        && self.tables.range_hours[self.store.code(behind) as usize].contains(hour.opposite())
+                }) {
+                    discoverers.insert(first);
+                }
+            }
+        }
+        discoverers
     }
 
     /// By role held in hand by the player to move, the cells where a drop attacks another
@@ -578,10 +616,27 @@ impl SanninPosition {
     /// ray to look down rather than every piece to test.
     #[inline]
     pub fn may_give_check_knowing(&self, m: Move, context: &CheckContext) -> bool {
-        match (m, &context.drop_checks) {
-            (Move::Drop { role, to }, Some(cells)) => cells[role.index()].contains(to),
+        match (m, &context.drop_checks, context.discoverers) {
+            (Move::Drop { role, to }, Some(cells), _) => cells[role.index()].contains(to),
+            (Move::Normal { from, to, promote }, _, Some(discoverers)) if !discoverers.contains(from) => {
+                self.board_move_checks(from, to, promote)
+            }
             _ => self.move_may_give_check(m, context.others_in_check),
         }
+    }
+
+    /// Whether the piece on `from` moved to `to`, no king and opening no line onto a king,
+    /// attacks another player's king from there (a king's move says true).
+    #[inline(never)]
+    fn board_move_checks(&self, from: Cell, to: Cell, promote: bool) -> bool {
+        let mover = self.to_move;
+        if self.kings[mover] == Some(from) {
+            return true;
+        }
+        // A promotion turns an unpromoted kind into the next one (`Piece::kind`).
+        let code = self.store.code(from) as usize + usize::from(promote);
+        let occupied = self.store.occupied().without(from).with(to);
+        mover.others3().into_iter().filter_map(|p| self.kings[p]).any(|king| self.piece_attacks(code, to, king, occupied))
     }
 
     /// `may_give_check_knowing` without the drops' cells. Out of line, so that the drop's
