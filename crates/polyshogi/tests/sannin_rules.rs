@@ -1346,44 +1346,54 @@ fn takes_or_wins(pos: &SanninPosition, m: Move) -> bool {
 /// (and pushes nothing) while an alliance can form and lists once one has.
 #[test]
 fn quiet_moves_are_the_legal_moves_that_take_nothing() {
-    let mut rng = SplitMix::new(31);
     let (mut compared, mut left_out, mut refused, mut after_an_alliance) = (0, 0, 0, 0);
-    for game_index in 0..30 {
-        let options: &[&str] = match game_index % 3 {
-            0 => &[],
-            1 => &["alliance=ML"],
-            _ => &["compulsory=auto"],
-        };
-        let mut pos = SanninPosition::start(rules(options));
-        for _ in 0..(60 + game_index * 4) {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let moves = legal_list(&pos);
-            let mut quiets = MoveList::new();
-            let alliance_possible = pos.rules().compulsory != Compulsory::Off
-                && pos.active_players().len() == 3
-                && pos.allies().is_empty()
-                && pos.former_allies().is_empty();
-            if pos.push_quiet_moves(&mut quiets) {
-                let expected: Vec<Move> = moves.iter().copied().filter(|&m| !takes_or_wins(&pos, m)).collect();
-                assert_eq!(quiets.as_slice(), expected.as_slice(), "in {}", pos.to_text());
-                assert!(!alliance_possible, "listed while an alliance can form");
-                compared += 1;
-                left_out += moves.len() - expected.len();
-                after_an_alliance += usize::from(game_index % 3 == 2);
-            } else {
-                assert!(quiets.is_empty() && alliance_possible, "refused in {}", pos.to_text());
-                refused += 1;
-            }
-            let m = biased_move(&pos, &moves, &mut rng);
-            pos.play(m).expect("a listed move plays");
+    let option_sets: [&[&str]; 3] = [&[], &["alliance=ML"], &["compulsory=auto"]];
+    along_biased_games(31, 30, &option_sets, |game_index, pos, moves| {
+        let mut quiets = MoveList::new();
+        let alliance_possible = pos.rules().compulsory != Compulsory::Off
+            && pos.active_players().len() == 3
+            && pos.allies().is_empty()
+            && pos.former_allies().is_empty();
+        if pos.push_quiet_moves(&mut quiets) {
+            let expected: Vec<Move> = moves.iter().copied().filter(|&m| !takes_or_wins(pos, m)).collect();
+            assert_eq!(quiets.as_slice(), expected.as_slice(), "in {}", pos.to_text());
+            assert!(!alliance_possible, "listed while an alliance can form");
+            compared += 1;
+            left_out += moves.len() - expected.len();
+            after_an_alliance += usize::from(game_index % 3 == 2);
+        } else {
+            assert!(quiets.is_empty() && alliance_possible, "refused in {}", pos.to_text());
+            refused += 1;
         }
-    }
+    });
     let report =
         format!("{compared} compared, {left_out} moves left out, {refused} refused, {after_an_alliance} after an alliance");
     assert!(compared >= 1000 && left_out >= 1000 && refused >= 200 && after_an_alliance >= 50, "{report}");
     println!("{report}");
+}
+
+/// Random games, captures and drops favoured (`biased_move`): game `i` under option set `i`
+/// (in turn), for at most 50 + 4i plies. `visit` sees each position, with its legal actions
+/// and the game's index, before its move.
+fn along_biased_games(
+    seed: u64,
+    games: usize,
+    option_sets: &[&[&str]],
+    mut visit: impl FnMut(usize, &SanninPosition, &MoveList),
+) {
+    let mut rng = SplitMix::new(seed);
+    for game_index in 0..games {
+        let mut pos = SanninPosition::start(rules(option_sets[game_index % option_sets.len()]));
+        for _ in 0..(50 + game_index * 4) {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let moves = legal_list(&pos);
+            visit(game_index, &pos, &moves);
+            let m = biased_move(&pos, &moves, &mut rng);
+            pos.play(m).expect("a listed move plays");
+        }
+    }
 }
 
 /// `is_legal_move`, which a search asks of its table's move before it lists the others, agrees
@@ -1394,50 +1404,31 @@ fn quiet_moves_are_the_legal_moves_that_take_nothing() {
 /// formed), with `stalemate=pass`, and with pawn drops that mate allowed.
 #[test]
 fn legality_told_without_the_list_agrees_with_it() {
-    let mut rng = SplitMix::new(37);
     let (mut answered, mut legal_answered, mut unanswered) = (0, 0, 0);
-    for game_index in 0..25 {
-        let options: &[&str] = match game_index % 5 {
-            0 => &[],
-            1 => &["alliance=ML"],
-            2 => &["compulsory=auto"],
-            3 => &["stalemate=pass"],
-            _ => &["forbid_pawn_drop_mate=false"],
-        };
-        let mut pos = SanninPosition::start(rules(options));
-        for _ in 0..(50 + game_index * 4) {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let moves = legal_list(&pos);
-            for &m in moves.iter() {
-                assert_ne!(
-                    pos.is_legal_move(m),
-                    Some(false),
-                    "{} said illegal in {}",
-                    move_text::canonical(&pos, m),
-                    pos.to_text()
-                );
-            }
-            let mover = pos.to_move();
-            let board_moves = pos.pieces_of(mover).into_iter().flat_map(|from| {
-                HEX127.cells().flat_map(move |to| [false, true].map(|promote| Move::Normal { from, to, promote }))
-            });
-            let drops = Role::ALL.into_iter().flat_map(|role| HEX127.cells().map(move |to| Move::Drop { role, to }));
-            for m in board_moves.chain(drops) {
-                match pos.is_legal_move(m) {
-                    Some(legal) => {
-                        assert_eq!(legal, moves.contains(&m), "{m:?} in {}", pos.to_text());
-                        answered += 1;
-                        legal_answered += usize::from(legal);
-                    }
-                    None => unanswered += 1,
-                }
-            }
-            let m = biased_move(&pos, &moves, &mut rng);
-            pos.play(m).expect("a listed move plays");
+    let option_sets: [&[&str]; 5] =
+        [&[], &["alliance=ML"], &["compulsory=auto"], &["stalemate=pass"], &["forbid_pawn_drop_mate=false"]];
+    along_biased_games(37, 25, &option_sets, |_, pos, moves| {
+        for &m in moves.iter() {
+            let text = move_text::canonical(pos, m);
+            assert_ne!(pos.is_legal_move(m), Some(false), "{text} said illegal in {}", pos.to_text());
         }
-    }
+        let mover = pos.to_move();
+        let board_moves = pos
+            .pieces_of(mover)
+            .into_iter()
+            .flat_map(|from| HEX127.cells().flat_map(move |to| [false, true].map(|promote| Move::Normal { from, to, promote })));
+        let drops = Role::ALL.into_iter().flat_map(|role| HEX127.cells().map(move |to| Move::Drop { role, to }));
+        for m in board_moves.chain(drops) {
+            match pos.is_legal_move(m) {
+                Some(legal) => {
+                    assert_eq!(legal, moves.contains(&m), "{m:?} in {}", pos.to_text());
+                    answered += 1;
+                    legal_answered += usize::from(legal);
+                }
+                None => unanswered += 1,
+            }
+        }
+    });
     let report = format!("{answered} answered ({legal_answered} legal), {unanswered} not");
     assert!(legal_answered >= 10_000 && unanswered >= 10_000, "{report}");
     println!("{report}");
