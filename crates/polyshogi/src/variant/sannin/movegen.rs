@@ -75,11 +75,11 @@ impl SanninPosition {
     /// The legal actions that neither take a piece nor win at once, in `legal_moves`' order:
     /// the moves onto an empty cell but the king's step into the Garden that wins, the drops,
     /// and the pass of a player who has no other action. With `legal_captures` they hold every
-    /// legal action (a move into the empty Garden is in both). False, and nothing pushed,
-    /// where a rule takes actions out
-    /// of the list after it is made (the compulsory-alliance check while an alliance can form,
-    /// `must_parry_mate_threat`): then only the whole list says which stay. The engine's search
-    /// takes them straight into its ordering once a node's captures are used up.
+    /// legal action (a move into the empty Garden is in both). False, and nothing pushed, where
+    /// a rule takes actions out of the list after it is made (the compulsory-alliance check
+    /// while an alliance can form, `must_parry_mate_threat`): then only the whole list says
+    /// which stay. The engine's search takes them straight into its ordering once a node's
+    /// captures are used up.
     pub fn push_quiet_moves(&self, out: &mut impl MoveSink) -> bool {
         if self.rules.must_parry_mate_threat || self.alliance_possible() {
             return false;
@@ -194,7 +194,10 @@ impl SanninPosition {
         let safety = self.king_safety(mover, king);
         let garden = self.tables.garden;
         let (aim, king_aim) = match LIST {
-            CAPTURES => (self.others_pieces(mover).with(garden), self.others_pieces(mover).with(garden)),
+            CAPTURES => {
+                let takes = self.others_pieces(mover).with(garden);
+                (takes, takes)
+            }
             QUIETS => {
                 let empty = self.tables.grid.all() - self.store.occupied();
                 (empty, if self.has_garden_right(mover) { empty.without(garden) } else { empty })

@@ -610,8 +610,9 @@ impl SanninPosition {
             || self.plies + 1 >= self.rules.max_plies
     }
 
-    /// `may_give_check`, told this position's `check_context`. A drop is one lookup where the
-    /// context holds the drops' cells. A king that stands unattacked can be attacked by the
+    /// `may_give_check`, told this position's `check_context`. Where the context holds them, a
+    /// drop is one lookup, and a move of a piece that opens no line onto a king one test of the
+    /// moved piece per king. Otherwise: a king that stands unattacked can be attacked by the
     /// pieces a move leaves in place only along the line the moved piece leaves, which is one
     /// ray to look down rather than every piece to test.
     #[inline]
@@ -639,9 +640,9 @@ impl SanninPosition {
         mover.others3().into_iter().filter_map(|p| self.kings[p]).any(|king| self.piece_attacks(code, to, king, occupied))
     }
 
-    /// `may_give_check_knowing` without the drops' cells. Out of line, so that the drop's
-    /// lookup inlines into the search's loop over the late moves, most of them drops where
-    /// hands are full.
+    /// `may_give_check_knowing` for the moves its context does not tell. Out of line, so that
+    /// the drop's lookup inlines into the search's loop over the late moves, most of them drops
+    /// where hands are full.
     #[inline(never)]
     fn move_may_give_check(&self, m: Move, others_in_check: PlayerSet) -> bool {
         if self.says_true_of_every_move() {
