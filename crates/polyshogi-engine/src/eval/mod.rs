@@ -109,8 +109,8 @@ pub trait Evaluate: Rules + Send + Sync + 'static {
     }
 
     /// What `may_give_check` reads off the position once for all its moves (in Sannin, the
-    /// players in check before the move and the cells where a drop checks), so that a search
-    /// asks for it once a node.
+    /// players in check before the move, the cells where a drop checks and the pieces whose
+    /// move could open a line onto a king), so that a search asks for it once a node.
     type CheckContext: Copy;
 
     /// The `CheckContext` of this position.
