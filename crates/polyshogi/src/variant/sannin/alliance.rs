@@ -53,6 +53,38 @@ pub struct LastAction {
     pub defensive: bool,
 }
 
+/// The threats an action created against each other player, as the position after it keeps
+/// them. Most positions a search reaches are never asked for them, and finding them takes an
+/// attack map of the mover's pieces, so they are found when first asked for, from the board the
+/// action left: `SanninPosition::settle_last_action` finds them before a played action, an
+/// alliance or a player's fall changes that board. (The copies on which the rules try actions
+/// out change it too, and never ask.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NewThreats {
+    Found(ByPlayer<Threats>),
+    /// Not found yet: the threats the mover made before the action, which are not new.
+    Unfound {
+        before: ByPlayer<Threats>,
+    },
+}
+
+/// `LastAction` as the position keeps it, its new threats perhaps not found yet
+/// (`SanninPosition::last_action` finds them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct PlayedAction {
+    pub mover: Player,
+    pub mv: Move,
+    pub new_threats: NewThreats,
+    pub defensive: bool,
+}
+
+impl From<LastAction> for PlayedAction {
+    fn from(last: LastAction) -> PlayedAction {
+        let LastAction { mover, mv, new_threats, defensive } = last;
+        PlayedAction { mover, mv, new_threats: NewThreats::Found(new_threats), defensive }
+    }
+}
+
 /// The previous action, as the first half of a dual attack (§1.13 step 3).
 pub(super) struct DualAttackOpening {
     /// Its maker, who would be the mover's ally.
@@ -75,6 +107,9 @@ pub(super) struct StandingThreats {
     by_mover: ByPlayer<Threats>,
     /// His pieces whose move opens a line between the other two (`line_screens`).
     screens: CellSet,
+    /// The previous action's new threats, found from the same attack maps where the position
+    /// had not found them yet.
+    last_threats: Option<ByPlayer<Threats>>,
 }
 
 /// The cells a player's pieces attack, by the value of the attacking piece (index 1 to 4).
@@ -257,9 +292,13 @@ impl SanninPosition {
         // Every player's attacks, mapped once: each map also tells where its owner defends
         // his own pieces (a piece attacks where it would take), so no defence is looked for.
         let maps = ByPlayer::new(|p| self.attack_maps(self.store.pieces_of(p)));
-        let defended = |p: Player| {
-            let defended = maps[p].all();
-            move |target| defended.contains(target)
+        let defences = ByPlayer::new(|p| maps[p].all());
+        let defended = |p: Player| move |target| defences[p].contains(target);
+        let last_threats = match self.last_action {
+            Some(PlayedAction { mover: last_mover, new_threats: NewThreats::Unfound { before }, .. }) => {
+                Some(self.threats_since(&maps[last_mover], last_mover, &before, |p, target| defences[p].contains(target)))
+            }
+            _ => None,
         };
         let [next, last] = mover.others3();
         StandingThreats {
@@ -273,6 +312,32 @@ impl SanninPosition {
                 Threats { targets, mate: self.threatens_mate(mover, victim) }
             }),
             screens: self.line_screens(mover),
+            last_threats,
+        }
+    }
+
+    /// The previous action with its new threats, found now if they had not been.
+    pub(super) fn played_action(&self) -> Option<LastAction> {
+        let PlayedAction { mover, mv, new_threats, defensive } = self.last_action?;
+        let new_threats = match new_threats {
+            NewThreats::Found(threats) => threats,
+            NewThreats::Unfound { before } => match self.standing_threats.get().and_then(|standing| standing.last_threats) {
+                Some(threats) => threats,
+                None => {
+                    let maps = self.attack_maps(self.store.pieces_of(mover));
+                    self.threats_since(&maps, mover, &before, |p, target| self.is_defended(target, p))
+                }
+            },
+        };
+        Some(LastAction { mover, mv, new_threats, defensive })
+    }
+
+    /// Finds the previous action's new threats while the board stands as the action left
+    /// it: run before the position plays an action, forms an alliance or loses a player.
+    pub(super) fn settle_last_action(&mut self) {
+        if let Some(played @ PlayedAction { new_threats: NewThreats::Unfound { .. }, .. }) = self.last_action {
+            let found = self.played_action().expect("a previous action").new_threats;
+            self.last_action = Some(PlayedAction { new_threats: NewThreats::Found(found), ..played });
         }
     }
 
@@ -308,16 +373,37 @@ impl SanninPosition {
                 .any(|p| self.active.contains(p) && self.threats(p, mover).mate && !after.threats(p, mover).mate)
     }
 
-    /// The threats `mover`'s action created against each other player.
-    pub(super) fn new_threats(&self, after: &SanninPosition, mover: Player) -> ByPlayer<Threats> {
+    /// The threats `mover`'s action created against each other player (from this position
+    /// into `after`), left to be found when first asked for. Found at once under
+    /// `detect_mate_threat`: its mate test judges actions by more than the board, which the
+    /// rest of the move changes.
+    pub(super) fn new_threats(&self, after: &SanninPosition, mover: Player) -> NewThreats {
         let before = self.standing_threats(mover).by_mover;
-        let maps = after.attack_maps(after.store.pieces_of(mover));
+        if self.rules.detect_mate_threat {
+            let maps = after.attack_maps(after.store.pieces_of(mover));
+            NewThreats::Found(after.threats_since(&maps, mover, &before, |p, target| after.is_defended(target, p)))
+        } else {
+            NewThreats::Unfound { before }
+        }
+    }
+
+    /// The threats of `mover`, whose attacks `maps` holds, against each other player that
+    /// are not among `before`; `defended(p, cell)` says whether a piece of `p` defends a cell.
+    fn threats_since(
+        &self,
+        maps: &AttackMaps,
+        mover: Player,
+        before: &ByPlayer<Threats>,
+        defended: impl Fn(Player, Cell) -> bool,
+    ) -> ByPlayer<Threats> {
         ByPlayer::new(|victim| {
-            if victim == mover || !after.active.contains(victim) {
+            if victim == mover || !self.active.contains(victim) {
                 return Threats::default();
             }
             // Only targets not threatened before can be new: the others need no test.
-            after.threats_of(&maps.without(before[victim].targets), mover, victim).since(before[victim])
+            let targets =
+                self.threatened_unless(&maps.without(before[victim].targets), victim, |target| defended(victim, target));
+            Threats { targets, mate: self.threatens_mate(mover, victim) }.since(before[victim])
         })
     }
 
@@ -423,7 +509,7 @@ impl SanninPosition {
     /// previous action, when it was another player's, no defence, and made a threat on the
     /// third player.
     pub(super) fn dual_attack_opening(&self, mover: Player) -> Option<DualAttackOpening> {
-        let last = self.last_action?;
+        let last = self.played_action()?;
         let partner = last.mover;
         if partner == mover || last.defensive {
             return None;
@@ -533,11 +619,79 @@ impl SanninPosition {
     /// Forms an alliance now, with all its effects (§1.13 "Effects on formation"): castling
     /// gone for good, the lone king promoted (free to illuminate from its next turn).
     pub(super) fn form_alliance(&mut self, formation: &AllianceFormation) {
+        self.settle_last_action();
         self.allies = formation.allies;
         self.may_castle = ByPlayer([false; 3]);
         if let Some(king) = self.kings[formation.against] {
             self.promote_in_place(king);
         }
         self.illumination_ready[formation.against] = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mv::MoveList;
+    use crate::outcome::Event;
+    use crate::rules::Rules;
+    use crate::splitmix::SplitMix;
+    use crate::variant::sannin::SanninRules;
+
+    /// The new threats of an action, found when first asked for, are those found at once from
+    /// the board the action left, as the detector found them before it put them off: along
+    /// random games (half the moves captures) under the defaults, where alliances form (the
+    /// lone king promoted in place) and players fall; with `stalemate=pass`; and with
+    /// `compulsory=confirm`, answered at random.
+    #[test]
+    fn new_threats_found_late_are_those_the_action_left() {
+        let mut rng = SplitMix::new(53);
+        let (mut compared, mut formed, mut fallen) = (0, 0, 0);
+        for game in 0..36 {
+            let mut rules = SanninRules::default();
+            match game % 3 {
+                1 => rules.set("stalemate=pass").unwrap(),
+                2 => rules.set("compulsory=confirm").unwrap(),
+                _ => {}
+            }
+            let mut pos = SanninPosition::start(rules);
+            for _ in 0..160 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                if let Some(proposal) = pos.pending_alliance() {
+                    for ally in proposal.allies.iter() {
+                        if pos.pending_alliance().is_some() {
+                            pos.answer_alliance_as(ally, rng.below(2) == 0).unwrap();
+                        }
+                    }
+                    continue;
+                }
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| matches!(m, Move::Normal { to, .. } if pos.piece_at(to).is_some()))
+                    .collect();
+                let m = if rng.below(2) == 0 && !captures.is_empty() { rng.pick(&captures) } else { rng.pick(&moves) }.unwrap();
+                let mover = pos.to_move;
+                let expected = pos.alliance_possible().then(|| {
+                    let mut after = pos.clone();
+                    after.apply_pieces(m, mover);
+                    let maps = after.attack_maps(after.store.pieces_of(mover));
+                    let before = pos.standing_threats(mover).by_mover;
+                    after.threats_since(&maps, mover, &before, |p, target| after.is_defended(target, p))
+                });
+                let events = pos.play(m).unwrap();
+                formed += events.iter().filter(|e| matches!(e, Event::AllianceFormed(_))).count();
+                fallen += events.iter().filter(|e| matches!(e, Event::Checkmated { .. } | Event::Stalemated { .. })).count();
+                if let Some(expected) = expected {
+                    assert_eq!(pos.last_action().map(|last| last.new_threats), Some(expected), "game {game}, after {m:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 2000 && formed > 5 && fallen > 5, "{compared} compared, {formed} alliances, {fallen} falls");
     }
 }

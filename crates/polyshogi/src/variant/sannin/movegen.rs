@@ -244,8 +244,9 @@ impl SanninPosition {
         // A check that already stands survives most moves: test every move.
         let standing_check = near_kings.is_none();
         let near_kings = near_kings.unwrap_or(self.tables.grid.all());
-        let dual = self.dual_attack_opening(mover).is_some();
-        let screens = if dual { CellSet::EMPTY } else { self.screens(mover) };
+        // Whether a dual attack could form, and the line screens: found at the first move that
+        // touches a king's line, since most lists (and most proofs of an action) have none.
+        let mut openings = None;
         let mut index = first_new;
         while index < out.len() {
             let m = out[index];
@@ -256,13 +257,18 @@ impl SanninPosition {
                 Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
                 Move::Pass => CellSet::EMPTY,
             };
-            if (touched & near_kings).is_empty()
-                || !Self::could_form_alliance(m, dual, screens)
-                || !self.forms_alliance_with_checked_player(m, mover, standing_check)
-            {
+            if (touched & near_kings).is_empty() {
                 index += 1;
-            } else {
+                continue;
+            }
+            let (dual, screens) = *openings.get_or_insert_with(|| {
+                let dual = self.dual_attack_opening(mover).is_some();
+                (dual, if dual { CellSet::EMPTY } else { self.screens(mover) })
+            });
+            if Self::could_form_alliance(m, dual, screens) && self.forms_alliance_with_checked_player(m, mover, standing_check) {
                 out.remove(index);
+            } else {
+                index += 1;
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::alliance::LastAction;
+use super::alliance::PlayedAction;
 use super::position::SanninPosition;
 use super::rules::{Compulsory, MateEvaluation, Stalemate, TurnAfterMate};
 use crate::mv::Move;
@@ -21,6 +21,8 @@ impl SanninPosition {
         let mover = self.to_move;
         // Noted before the copy, so that the detector's two uses of them share one search.
         self.note_standing_threats();
+        // A win in the Garden leaves the previous action in place.
+        self.settle_last_action();
         let before = self.alliance_possible().then(|| self.clone());
         self.apply_pieces(m, mover);
         self.plies += 1;
@@ -44,12 +46,15 @@ impl SanninPosition {
         }
 
         self.last_action = None;
+        // The threats noted before a pass, which leaves the board as it was, would otherwise
+        // give the previous action's threats for this one's.
+        self.standing_threats.take();
         if let Some(before) = before {
             let new_threats = before.new_threats(self, mover);
             let defensive = before.is_defensive(self, mover);
             // Set first: the detector's mate test judges the other players' actions as they
             // would stand after this one.
-            self.last_action = Some(LastAction { mover, mv: m, new_threats, defensive });
+            self.last_action = Some(PlayedAction { mover, mv: m, new_threats, defensive });
             if let Some(formation) = before.detect_alliance(self, m, mover, 0) {
                 if self.rules.compulsory == Compulsory::Confirm {
                     self.proposal = Some(formation);

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
-use super::alliance::{LastAction, StandingThreats};
+use super::alliance::{LastAction, PlayedAction, StandingThreats};
 use super::key::SanninKeys;
 use super::rules::{Compulsory, PreGameAlliance, SanninRules};
 use super::tables::{can_ever_promote, SanninTables};
@@ -157,7 +157,7 @@ pub struct SanninPosition {
     pub(super) plies: u32,
     pub(super) outcome: Option<Outcome>,
     /// What the alliance detector needs to know about the previous action.
-    pub(super) last_action: Option<LastAction>,
+    pub(super) last_action: Option<PlayedAction>,
     /// Under `compulsory=confirm`: a detected alliance awaiting its answer.
     pub(super) proposal: Option<AllianceFormation>,
     /// The allies who have accepted the pending proposal so far. Not written in position
@@ -369,7 +369,7 @@ impl SanninPosition {
 
     /// What the alliance detector remembers of the previous action.
     pub fn last_action(&self) -> Option<LastAction> {
-        self.last_action
+        self.played_action()
     }
 
     /// Under `compulsory=confirm`: the alliance waiting to be accepted or refused.
@@ -782,6 +782,8 @@ impl SanninPosition {
 
     /// Removes a player from the game: his pieces leave the board and his hand is discarded.
     pub(super) fn eliminate(&mut self, player: Player) {
+        // He may have been the previous action's victim: its threats on him stay as they were.
+        self.settle_last_action();
         for cell in self.store.pieces_of(player) {
             self.clear(cell);
         }
@@ -815,7 +817,7 @@ impl PartialEq for SanninPosition {
             && self.illumination_ready == other.illumination_ready
             && self.plies == other.plies
             && self.outcome == other.outcome
-            && self.last_action == other.last_action
+            && self.last_action() == other.last_action()
             && self.proposal == other.proposal
             && self.accepted == other.accepted
             && self.eliminations == other.eliminations

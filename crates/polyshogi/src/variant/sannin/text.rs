@@ -4,7 +4,7 @@
 //! `sannin <board> <to-move> <hands> <state>`, e.g. the start:
 //! `sannin lL1lP1fP1fL/…/mLmSmGmKmGmSmL F F:-/M:-/L:- castle=FML;ready=FML;allies=-;former=-;out=-;ply=0`
 
-use super::alliance::{LastAction, Threats};
+use super::alliance::{LastAction, PlayedAction, Threats};
 use super::position::{SanninPosition, SanninSetup};
 use super::rules::SanninRules;
 use crate::cellset::CellSet;
@@ -82,7 +82,7 @@ impl SanninPosition {
             }
             None => {}
         }
-        if let Some(last) = self.last_action {
+        if let Some(last) = self.last_action() {
             let threats: Vec<String> = Player::ALL
                 .iter()
                 .map(|&p| {
@@ -196,7 +196,7 @@ impl SanninPosition {
         }
         let mut pos = SanninPosition::validate(setup, rules, outcome.is_some())
             .map_err(|e| ParsePositionError::at(board_column, format!("not a valid position: {e}")))?;
-        pos.last_action = last_action;
+        pos.last_action = last_action.map(PlayedAction::from);
         pos.proposal = proposal;
         pos.eliminations = eliminations.into_iter().collect();
         pos.outcome = outcome;
