@@ -46,6 +46,19 @@ struct KingSafety {
     by_trial: bool,
 }
 
+/// The compulsory-alliance rule of `drop_moves_forming_alliance_with_checked_player`, for one
+/// mover's actions in turn.
+struct AllianceCheck {
+    mover: Player,
+    /// The cells a move must touch to give a new check: every cell while the mover attacks
+    /// another player's king already (`standing_check`), since that check survives most moves.
+    near_kings: CellSet,
+    standing_check: bool,
+    /// Whether a dual attack could form, and the line screens: found at the first move that
+    /// touches a king's line, since most lists (and most proofs of an action) have none.
+    openings: Option<(bool, CellSet)>,
+}
+
 impl SanninPosition {
     /// Every legal action of the player to move.
     pub fn legal_moves(&self, out: &mut MoveList) {
@@ -164,8 +177,14 @@ impl SanninPosition {
             }
         }
         let mut moves = MoveList::new();
-        self.generate_for(player, &mut moves, depth);
-        !moves.is_empty()
+        self.generate_unfiltered::<ALL>(player, &mut moves, depth);
+        if depth == 0 && self.alliance_possible() {
+            // `generate_for`'s list, but the first action the rule leaves proves it.
+            let mut check = self.alliance_check(player);
+            moves.iter().any(|&m| !self.alliance_check_forbids(&mut check, m)) || self.passes_when_stalemated(player)
+        } else {
+            !moves.is_empty()
+        }
     }
 
     /// Appends the legal actions of `mover` as if it were his turn.
@@ -230,9 +249,14 @@ impl SanninPosition {
     }
 
     fn push_pass_if_stalemated(&self, mover: Player, out: &mut impl MoveSink) {
-        if self.rules.stalemate == Stalemate::Pass && !self.in_check(mover) {
+        if self.passes_when_stalemated(mover) {
             out.push(Move::Pass);
         }
+    }
+
+    /// Whether `mover`, left without another action, passes (`stalemate=pass`, not in check).
+    fn passes_when_stalemated(&self, mover: Player) -> bool {
+        self.rules.stalemate == Stalemate::Pass && !self.in_check(mover)
     }
 
     /// §1.13 [DEF]: a move that would form an alliance while one new ally stands in check
@@ -240,37 +264,45 @@ impl SanninPosition {
     /// the detector. A move that checkmates forms no alliance (step 5), so it stays legal.
     /// (Nested evaluations — mate tests, replies — skip this rule.)
     fn drop_moves_forming_alliance_with_checked_player(&self, mover: Player, out: &mut MoveList, first_new: usize) {
-        let near_kings = self.lines_to_other_kings(mover);
-        // A check that already stands survives most moves: test every move.
-        let standing_check = near_kings.is_none();
-        let near_kings = near_kings.unwrap_or(self.tables.grid.all());
-        // Whether a dual attack could form, and the line screens: found at the first move that
-        // touches a king's line, since most lists (and most proofs of an action) have none.
-        let mut openings = None;
+        let mut check = self.alliance_check(mover);
         let mut index = first_new;
         while index < out.len() {
-            let m = out[index];
-            // A move can only give a new check through the cells it touches lying on a king's ray.
-            let touched = match m {
-                Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
-                Move::Drop { to, .. } => CellSet::from_cell(to),
-                Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
-                Move::Pass => CellSet::EMPTY,
-            };
-            if (touched & near_kings).is_empty() {
-                index += 1;
-                continue;
-            }
-            let (dual, screens) = *openings.get_or_insert_with(|| {
-                let dual = self.dual_attack_opening(mover).is_some();
-                (dual, if dual { CellSet::EMPTY } else { self.screens(mover) })
-            });
-            if Self::could_form_alliance(m, dual, screens) && self.forms_alliance_with_checked_player(m, mover, standing_check) {
+            if self.alliance_check_forbids(&mut check, out[index]) {
                 out.remove(index);
             } else {
                 index += 1;
             }
         }
+    }
+
+    fn alliance_check(&self, mover: Player) -> AllianceCheck {
+        let near_kings = self.lines_to_other_kings(mover);
+        AllianceCheck {
+            mover,
+            standing_check: near_kings.is_none(),
+            near_kings: near_kings.unwrap_or(self.tables.grid.all()),
+            openings: None,
+        }
+    }
+
+    /// Whether `drop_moves_forming_alliance_with_checked_player` takes `m` away.
+    fn alliance_check_forbids(&self, check: &mut AllianceCheck, m: Move) -> bool {
+        // A move can only give a new check through the cells it touches lying on a king's ray.
+        let touched = match m {
+            Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
+            Move::Drop { to, .. } => CellSet::from_cell(to),
+            Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
+            Move::Pass => CellSet::EMPTY,
+        };
+        if (touched & check.near_kings).is_empty() {
+            return false;
+        }
+        let mover = check.mover;
+        let (dual, screens) = *check.openings.get_or_insert_with(|| {
+            let dual = self.dual_attack_opening(mover).is_some();
+            (dual, if dual { CellSet::EMPTY } else { self.screens(mover) })
+        });
+        Self::could_form_alliance(m, dual, screens) && self.forms_alliance_with_checked_player(m, mover, check.standing_check)
     }
 
     /// `standing_check`: whether `mover` attacks another player's king already.
