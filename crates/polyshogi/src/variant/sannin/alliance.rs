@@ -56,8 +56,8 @@ pub struct LastAction {
 /// The threats an action created against each other player, as the position after it keeps
 /// them. Most positions a search reaches are never asked for them, and finding them takes an
 /// attack map of the mover's pieces, so they are found when first asked for, from the board the
-/// action left: `SanninPosition::settle_last_action` finds them before a played action, an
-/// alliance or a player's fall changes that board. (The copies on which the rules try actions
+/// action left: `SanninPosition::settle_last_action` finds them before an alliance or a
+/// player's fall changes that board, and a played action replaces them. (The copies on which the rules try actions
 /// out change it too, and never ask.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum NewThreats {
@@ -318,26 +318,31 @@ impl SanninPosition {
 
     /// The previous action with its new threats, found now if they had not been.
     pub(super) fn played_action(&self) -> Option<LastAction> {
-        let PlayedAction { mover, mv, new_threats, defensive } = self.last_action?;
-        let new_threats = match new_threats {
+        let played = self.last_action?;
+        let PlayedAction { mover, mv, defensive, .. } = played;
+        Some(LastAction { mover, mv, new_threats: self.found_threats(&played), defensive })
+    }
+
+    /// The new threats of `played`, this position's previous action, found now if they had
+    /// not been.
+    fn found_threats(&self, played: &PlayedAction) -> ByPlayer<Threats> {
+        match played.new_threats {
             NewThreats::Found(threats) => threats,
             NewThreats::Unfound { before } => match self.standing_threats.get().and_then(|standing| standing.last_threats) {
                 Some(threats) => threats,
                 None => {
-                    let maps = self.attack_maps(self.store.pieces_of(mover));
-                    self.threats_since(&maps, mover, &before, |p, target| self.is_defended(target, p))
+                    let maps = self.attack_maps(self.store.pieces_of(played.mover));
+                    self.threats_since(&maps, played.mover, &before, |p, target| self.is_defended(target, p))
                 }
             },
-        };
-        Some(LastAction { mover, mv, new_threats, defensive })
+        }
     }
 
     /// Finds the previous action's new threats while the board stands as the action left
-    /// it: run before the position plays an action, forms an alliance or loses a player.
+    /// it: run before an alliance forms or a player falls.
     pub(super) fn settle_last_action(&mut self) {
         if let Some(played @ PlayedAction { new_threats: NewThreats::Unfound { .. }, .. }) = self.last_action {
-            let found = self.played_action().expect("a previous action").new_threats;
-            self.last_action = Some(PlayedAction { new_threats: NewThreats::Found(found), ..played });
+            self.last_action = Some(PlayedAction { new_threats: NewThreats::Found(self.found_threats(&played)), ..played });
         }
     }
 
@@ -509,13 +514,13 @@ impl SanninPosition {
     /// previous action, when it was another player's, no defence, and made a threat on the
     /// third player.
     pub(super) fn dual_attack_opening(&self, mover: Player) -> Option<DualAttackOpening> {
-        let last = self.played_action()?;
+        let last = self.last_action?;
         let partner = last.mover;
         if partner == mover || last.defensive {
             return None;
         }
         let victim = mover.others3().into_iter().find(|&p| p != partner)?;
-        let threats = last.new_threats[victim];
+        let threats = self.found_threats(&last)[victim];
         let opening = DualAttackOpening { partner, victim, threats, mv: last.mv };
         (!threats.targets.is_empty() || threats.mate).then_some(opening)
     }

@@ -179,12 +179,19 @@ impl SanninPosition {
         let mut moves = MoveList::new();
         self.generate_unfiltered::<ALL>(player, &mut moves, depth);
         if depth == 0 && self.alliance_possible() {
-            // `generate_for`'s list, but the first action the rule leaves proves it.
-            let mut check = self.alliance_check(player);
-            moves.iter().any(|&m| !self.alliance_check_forbids(&mut check, m)) || self.passes_when_stalemated(player)
+            self.some_action_survives_alliance_check(player, &moves)
         } else {
             !moves.is_empty()
         }
+    }
+
+    /// Whether `generate_for` at the top would list an action of `mover`, given his actions
+    /// before the compulsory-alliance rule: the first one the rule leaves proves it. Kept out of
+    /// line: the answer without the rule, the common one, is the caller's whole work.
+    #[inline(never)]
+    fn some_action_survives_alliance_check(&self, mover: Player, unfiltered: &MoveList) -> bool {
+        let mut check = self.alliance_check(mover);
+        unfiltered.iter().any(|&m| !self.alliance_check_forbids(&mut check, m)) || self.passes_when_stalemated(mover)
     }
 
     /// Appends the legal actions of `mover` as if it were his turn.

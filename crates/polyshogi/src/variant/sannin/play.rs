@@ -21,8 +21,6 @@ impl SanninPosition {
         let mover = self.to_move;
         // Noted before the copy, so that the detector's two uses of them share one search.
         self.note_standing_threats();
-        // A win in the Garden leaves the previous action in place.
-        self.settle_last_action();
         let before = self.alliance_possible().then(|| self.clone());
         self.apply_pieces(m, mover);
         self.plies += 1;
@@ -34,6 +32,10 @@ impl SanninPosition {
         if let Move::Normal { to, .. } = m {
             let moved_king = self.piece_at(to).is_some_and(|p| p.role == Role::King);
             if moved_king && to == self.tables.garden && self.has_garden_right(mover) {
+                // The previous action stays, its threats as found on the board it left.
+                if let Some(before) = &before {
+                    self.last_action = before.played_action().map(PlayedAction::from);
+                }
                 self.finish(Outcome::Win { winner: mover, reason: WinReason::Garden }, events);
                 return;
             }
@@ -46,9 +48,11 @@ impl SanninPosition {
         }
 
         self.last_action = None;
-        // The threats noted before a pass, which leaves the board as it was, would otherwise
-        // give the previous action's threats for this one's.
-        self.standing_threats.take();
+        if m == Move::Pass {
+            // The threats noted before it (a pass leaves the board as it was) would otherwise
+            // give the previous action's threats for this one's.
+            self.standing_threats.take();
+        }
         if let Some(before) = before {
             let new_threats = before.new_threats(self, mover);
             let defensive = before.is_defensive(self, mover);
