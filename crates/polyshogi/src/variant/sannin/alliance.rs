@@ -57,8 +57,8 @@ pub struct LastAction {
 /// them. Most positions a search reaches are never asked for them, and finding them takes an
 /// attack map of the mover's pieces, so they are found when first asked for, from the board the
 /// action left: `SanninPosition::settle_last_action` finds them before an alliance or a
-/// player's fall changes that board, and a played action replaces them. (The copies on which the rules try actions
-/// out change it too, and never ask.)
+/// player's fall changes that board, and a played action replaces them. (The copies on which
+/// the rules try actions out change it too, and never ask.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum NewThreats {
     Found(ByPlayer<Threats>),
