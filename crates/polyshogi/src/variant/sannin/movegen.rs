@@ -292,15 +292,20 @@ impl SanninPosition {
         }
     }
 
-    /// Whether `drop_moves_forming_alliance_with_checked_player` takes `m` away.
-    fn alliance_check_forbids(&self, check: &mut AllianceCheck, m: Move) -> bool {
-        // A move can only give a new check through the cells it touches lying on a king's ray.
-        let touched = match m {
+    /// The cells whose contents `m` changes.
+    fn cells_touched(&self, m: Move) -> CellSet {
+        match m {
             Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
             Move::Drop { to, .. } => CellSet::from_cell(to),
             Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
             Move::Pass => CellSet::EMPTY,
-        };
+        }
+    }
+
+    /// Whether `drop_moves_forming_alliance_with_checked_player` takes `m` away.
+    fn alliance_check_forbids(&self, check: &mut AllianceCheck, m: Move) -> bool {
+        // A move can only give a new check through the cells it touches lying on a king's ray.
+        let touched = self.cells_touched(m);
         if (touched & check.near_kings).is_empty() {
             return false;
         }
@@ -724,12 +729,7 @@ impl SanninPosition {
         if safety.by_trial {
             return self.is_legal_by_trial(m, mover, depth);
         }
-        let touched = match m {
-            Move::Normal { from, to, .. } => CellSet::from_cell(from).with(to),
-            Move::Drop { to, .. } => CellSet::from_cell(to),
-            Move::Illuminate { from, rays } => self.illumination_targets(from, rays),
-            Move::Pass => CellSet::EMPTY,
-        };
+        let touched = self.cells_touched(m);
         if (touched & safety.ally_lines).is_empty() {
             return true;
         }
