@@ -330,10 +330,7 @@ impl SanninPosition {
             NewThreats::Found(threats) => threats,
             NewThreats::Unfound { before } => match self.standing_threats.get().and_then(|standing| standing.last_threats) {
                 Some(threats) => threats,
-                None => {
-                    let maps = self.attack_maps(self.store.pieces_of(played.mover));
-                    self.threats_since(&maps, played.mover, &before, |p, target| self.is_defended(target, p))
-                }
+                None => self.threats_since_on_board(played.mover, &before),
             },
         }
     }
@@ -385,11 +382,16 @@ impl SanninPosition {
     pub(super) fn new_threats(&self, after: &SanninPosition, mover: Player) -> NewThreats {
         let before = self.standing_threats(mover).by_mover;
         if self.rules.detect_mate_threat {
-            let maps = after.attack_maps(after.store.pieces_of(mover));
-            NewThreats::Found(after.threats_since(&maps, mover, &before, |p, target| after.is_defended(target, p)))
+            NewThreats::Found(after.threats_since_on_board(mover, &before))
         } else {
             NewThreats::Unfound { before }
         }
+    }
+
+    /// `threats_since`, with `mover`'s attacks mapped and the defences looked for here.
+    fn threats_since_on_board(&self, mover: Player, before: &ByPlayer<Threats>) -> ByPlayer<Threats> {
+        let maps = self.attack_maps(self.store.pieces_of(mover));
+        self.threats_since(&maps, mover, before, |p, target| self.is_defended(target, p))
     }
 
     /// The threats of `mover`, whose attacks `maps` holds, against each other player that
@@ -684,9 +686,7 @@ mod tests {
                 let expected = pos.alliance_possible().then(|| {
                     let mut after = pos.clone();
                     after.apply_pieces(m, mover);
-                    let maps = after.attack_maps(after.store.pieces_of(mover));
-                    let before = pos.standing_threats(mover).by_mover;
-                    after.threats_since(&maps, mover, &before, |p, target| after.is_defended(target, p))
+                    after.threats_since_on_board(mover, &pos.standing_threats(mover).by_mover)
                 });
                 let events = pos.play(m).unwrap();
                 formed += events.iter().filter(|e| matches!(e, Event::AllianceFormed(_))).count();
