@@ -7,17 +7,17 @@ use std::cmp::Reverse;
 
 use arrayvec::ArrayVec;
 
+use super::attack_maps::AttackMaps;
 use super::position::SanninPosition;
 use crate::cellset::CellSet;
 use crate::geometry::{Cell, Hour};
 use crate::mv::{Move, MoveList};
 use crate::outcome::{AllianceCause, AllianceFormation};
 use crate::piece::{Piece, Role};
-use crate::piece_store::piece_of;
 use crate::player::{ByPlayer, Player, PlayerSet};
 
 /// Piece values for "material loss": K > R = B > G = S = N = L > P, promotion ignored.
-const fn value(role: Role) -> u8 {
+pub(super) const fn value(role: Role) -> u8 {
     match role {
         Role::King => 4,
         Role::Rook | Role::Bishop => 3,
@@ -112,33 +112,6 @@ pub(super) struct StandingThreats {
     last_threats: Option<ByPlayer<Threats>>,
 }
 
-/// The cells a player's pieces attack, by the value of the attacking piece (index 1 to 4).
-#[derive(Default)]
-struct AttackMaps {
-    by_value: [CellSet; 5],
-}
-
-impl AttackMaps {
-    fn all(&self) -> CellSet {
-        self.cheaper_than(5)
-    }
-
-    /// The cells attacked by a piece worth less than `value`.
-    fn cheaper_than(&self, value: u8) -> CellSet {
-        self.by_value[..value as usize].iter().fold(CellSet::EMPTY, |all, &map| all | map)
-    }
-
-    /// These attacks but on `cells`.
-    fn without(&self, cells: CellSet) -> AttackMaps {
-        AttackMaps { by_value: self.by_value.map(|map| map - cells) }
-    }
-
-    /// The attacks of both sets of pieces.
-    fn with(&self, other: &AttackMaps) -> AttackMaps {
-        AttackMaps { by_value: std::array::from_fn(|value| self.by_value[value] | other.by_value[value]) }
-    }
-}
-
 /// An alliance that a move could form (§1.13 steps 2–3), while step 6 chooses among them.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -188,17 +161,6 @@ impl SanninPosition {
             && self.former_allies.is_empty()
     }
 
-    /// What the pieces on `attackers` attack, split by their values.
-    fn attack_maps(&self, attackers: CellSet) -> AttackMaps {
-        let mut maps = AttackMaps::default();
-        for from in attackers {
-            let code = self.store.code(from);
-            let role = piece_of(code).expect("an attacker stands on the cell").role;
-            maps.by_value[value(role) as usize] |= self.reach(code as usize, from);
-        }
-        maps
-    }
-
     /// Whether the attack of the piece on `attacker` on the piece on `target` threatens
     /// material loss: a check, an undefended target, or a cheaper attacker.
     fn is_threat(&self, attacker: Cell, target: Cell) -> bool {
@@ -238,7 +200,7 @@ impl SanninPosition {
 
     /// The material-loss threats of `by` against `victim` (§1.13 step 1), with the mate threat.
     pub(super) fn threats(&self, by: Player, victim: Player) -> Threats {
-        self.threats_of(&self.attack_maps(self.store.pieces_of(by)), by, victim)
+        self.threats_of(&self.attack_maps(by), by, victim)
     }
 
     /// `threats`, with the attacks of `by` mapped already.
@@ -291,7 +253,7 @@ impl SanninPosition {
     fn find_standing_threats(&self, mover: Player) -> StandingThreats {
         // Every player's attacks, mapped once: each map also tells where its owner defends
         // his own pieces (a piece attacks where it would take), so no defence is looked for.
-        let maps = ByPlayer::new(|p| self.attack_maps(self.store.pieces_of(p)));
+        let maps = ByPlayer::new(|p| self.attack_maps(p));
         let defences = ByPlayer::new(|p| maps[p].all());
         let defended = |p: Player| move |target| defences[p].contains(target);
         let last_threats = match self.last_action {
@@ -390,7 +352,7 @@ impl SanninPosition {
 
     /// `threats_since`, with `mover`'s attacks mapped and the defences looked for here.
     fn threats_since_on_board(&self, mover: Player, before: &ByPlayer<Threats>) -> ByPlayer<Threats> {
-        let maps = self.attack_maps(self.store.pieces_of(mover));
+        let maps = self.attack_maps(mover);
         self.threats_since(&maps, mover, before, |p, target| self.is_defended(target, p))
     }
 

@@ -3,6 +3,7 @@
 
 mod alliance;
 mod api;
+mod attack_maps;
 mod key;
 mod movegen;
 mod parry;
