@@ -160,11 +160,13 @@ impl SanninPosition {
         // Usually some piece that shields nothing can move, which proves it at once when the
         // king is not in check. A piece on none of the king's lines shields nothing, so those
         // are tried before the pins are looked for. In check, a king that can step out of it
-        // proves it as quickly.
+        // proves it as quickly, and else a piece that takes the one checking piece or steps
+        // between it and the king.
         if let Some(king) = self.kings[player] {
             if let Some(avoid) = self.cells_a_proof_avoids(player, depth) {
                 let proved = if in_check {
                     self.king_has_safe_step(player, king, avoid)
+                        || self.parries_a_proof_may_take(player, king, avoid).next().is_some()
                 } else {
                     let pieces = self.store.pieces_of(player).without(king) - avoid;
                     let lines = self.tables.grid.lines(king);
@@ -445,6 +447,25 @@ impl SanninPosition {
     /// is not looked at).
     fn king_has_safe_step(&self, player: Player, king: Cell, avoid: CellSet) -> bool {
         self.king_steps_a_proof_may_take(player, king, avoid).next().is_some()
+    }
+
+    /// The moves that parry a single check with a piece but the king, touching no cell of
+    /// `avoid`, by piece: each cell it may end on that takes the checking piece or stands
+    /// between it and the king. A piece that is not pinned makes them legal, as
+    /// `generate_board_moves` finds them; under two checks there are none.
+    fn parries_a_proof_may_take(&self, player: Player, king: Cell, avoid: CellSet) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
+        let safety = self.king_safety(player, king);
+        let forbidden = self.forbidden_targets(player) | avoid | (self.tables.grid.all() - safety.evasion);
+        let pieces = self.store.pieces_of(player).without(king) - avoid - safety.pinned;
+        // A piece moves where it attacks: only those attacking a cell of the evasion can parry.
+        let occupied = self.store.occupied();
+        let parrying = (safety.evasion - forbidden)
+            .into_iter()
+            .fold(CellSet::EMPTY, |parrying, cell| parrying | self.attacking_cells(cell, pieces, occupied));
+        parrying
+            .into_iter()
+            .map(move |from| (from, self.free_targets(player, from, forbidden)))
+            .filter(|(_, targets)| !targets.is_empty())
     }
 
     /// The cells of `king_has_safe_step`'s steps.
@@ -979,10 +1000,11 @@ mod tests {
     fn a_move_has_legal_action_takes_as_proof_is_legal() {
         // `has_legal_action` takes a move of a piece that shields nothing as proof, for allies
         // too (avoiding the ally king's lines), and under the compulsory-alliance rule (avoiding
-        // the other kings' lines); in check, a step of the king out of it. Along random games,
-        // every such move of every player must be one the generator lists, and the answers agree.
+        // the other kings' lines); in check, a step of the king out of it, or a piece's move
+        // that takes the one checking piece or stands in its way. Along random games, every
+        // such move of every player must be one the generator lists, and the answers agree.
         let mut proofs = [0; 2];
-        let mut king_proofs = 0;
+        let (mut king_proofs, mut parry_proofs) = (0, 0);
         for options in [
             &["alliance=ML"][..],
             &["alliance=ML", "allied_promotion=forced_in_ally_territory"],
@@ -1019,6 +1041,15 @@ mod tests {
                                 );
                                 king_proofs += 1;
                             }
+                            for (from, targets) in pos.parries_a_proof_may_take(player, king, avoid) {
+                                for to in targets {
+                                    assert!(
+                                        listed(from, to),
+                                        "{options:?} seed {seed}: parry {from:?}-{to:?} of {player:?} is not legal in {pos:?}"
+                                    );
+                                    parry_proofs += 1;
+                                }
+                            }
                             continue;
                         }
                         let pinned = pos.king_safety(player, king).pinned;
@@ -1039,6 +1070,7 @@ mod tests {
         }
         assert!(proofs[1] > 10_000, "moves taken as proof (lone, allied): {proofs:?}");
         assert!(king_proofs > 100, "king steps taken as proof in check: {king_proofs}");
+        assert!(parry_proofs > 100, "parries taken as proof in check: {parry_proofs}");
     }
 
     /// `attacks_cell` answers as `attacks_from` does, for every piece and cell along random
