@@ -438,7 +438,7 @@ impl SanninPosition {
         let [next, last] = mover.others3();
         for (owner, third) in [(next, last), (last, next)] {
             let third = self.store.pieces_of(third);
-            for ranger in self.store.pieces_of(owner) {
+            for ranger in self.store.pieces_of(owner) & self.rangers {
                 for hour in self.tables.range_hours[self.store.code(ranger) as usize].iter() {
                     let ray = grid.ray(ranger, hour);
                     if (ray & own).is_empty() || (ray & third).is_empty() {
