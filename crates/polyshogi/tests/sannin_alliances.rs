@@ -17,7 +17,7 @@ use polyshogi::notation::move_text;
 use polyshogi::outcome::{AllianceCause, AllianceFormation, WinReason};
 use polyshogi::replay::replay;
 use polyshogi::rules::{Alliance, Rules};
-use polyshogi::variant::sannin::{IllegalMove, SanninGame, SanninPosition, SanninRules, SanninSetup};
+use polyshogi::variant::sannin::{IllegalMove, SanninGame, SanninPosition, SanninRules, SanninSetup, Threats};
 use polyshogi::{ByPlayer, Cell, CellSet, Event, Events, Move, MoveList, Outcome, Piece, Player, PlayerSet, Role};
 
 const F: Player = Player::First;
@@ -1169,6 +1169,46 @@ fn the_detector_treats_the_three_seats_alike() {
         let formation = dual([first, second], victim, &[targets[0].as_str(), targets[1].as_str()], m1, m2);
         assert_eq!(pos.play(m2).unwrap().as_slice(), &[Event::AllianceFormed(formation)], "{first:?} then {second:?}");
     }
+}
+
+/// A pass leaves the board as it was, so it makes no new threat, though the threats noted at its
+/// node (the ones it was chosen from) hold the previous action's: Middle's pawn step stalemates
+/// Last and opens Middle's rook onto First's undefended gold, and Last, under `stalemate=pass`,
+/// can only pass.
+#[test]
+fn a_forced_pass_makes_no_new_threat() {
+    let pieces = [
+        ("F", "K", "1g"),
+        ("F", "G", "7c"),
+        ("L", "K", "7a"),
+        ("M", "S", "8c"),
+        ("M", "P", "6c"),
+        ("M", "R", "4c"),
+        ("M", "K", "10m"),
+    ];
+    let mut pos = position(setup(&pieces, M), &["stalemate=pass"]);
+    play(&mut pos, "P6c-6b");
+    assert_eq!(pos.last_action().unwrap().new_threats[F].targets, cells(&["7c"]));
+    assert_eq!(legal(&pos), ["pass"]);
+    play(&mut pos, "pass");
+    let last = pos.last_action().unwrap();
+    assert_eq!((last.mover, last.mv), (L, Move::Pass));
+    assert_eq!(last.new_threats, ByPlayer::new(|_| Threats::default()), "a pass found the previous action's threats");
+}
+
+/// A king's step into the Garden ends the game and leaves the previous action as the detector
+/// last knew it, its threats those on the board that action left: Middle's rook checks Last's
+/// king, which steps out of the check into the Garden.
+#[test]
+fn a_win_in_the_garden_keeps_the_previous_actions_threats() {
+    let pieces = [("F", "K", "1g"), ("M", "K", "10m"), ("M", "R", "5a"), ("L", "K", "7h")];
+    let mut pos = position(setup(&pieces, M), &[]);
+    play(&mut pos, "R5a-10k");
+    let checked = pos.last_action().unwrap();
+    assert_eq!(checked.new_threats[L].targets, cells(&["7h"]));
+    let events = play(&mut pos, "K7h-7g");
+    assert_eq!(pos.outcome(), Some(Outcome::Win { winner: L, reason: WinReason::Garden }), "{events:?}");
+    assert_eq!(pos.last_action(), Some(checked));
 }
 
 // ---------------------------------------------------------------------------------------------
