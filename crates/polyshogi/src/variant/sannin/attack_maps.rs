@@ -45,8 +45,8 @@ const ENTRIES: usize = 1 << 11;
 
 /// The step maps of one placement. A hit must match the cells the pieces stand on as well as
 /// the board key: these maps decide rules, not only a search, so two placements must share a
-/// 64-bit key and every cell to be taken for each other. The rules' tables need no part in it: their one
-/// option changes a range, never a step (`every_table_set_steps_alike`).
+/// 64-bit key and every cell to be taken for each other. The rules' tables need no part in it:
+/// their one option changes a range, never a step (`every_table_set_steps_alike`).
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
