@@ -136,6 +136,9 @@ pub struct CheckContext {
     /// With the drops' cells and while no alliance can form, the mover's pieces whose move may
     /// open a line onto another player's king (see `check_context`).
     discoverers: Option<CellSet>,
+    /// While an alliance can form, the cells between each two kings on one line (see
+    /// `kings_between`).
+    kings_between: [Option<CellSet>; 3],
 }
 
 /// A legal, playable Sannin position.
@@ -545,12 +548,13 @@ impl SanninPosition {
                 others_in_check.insert(p);
             }
         }
+        let kings_between = self.kings_between();
         let drops_told = others_in_check.is_empty()
             && !self.says_true_of_every_move()
-            && !(self.alliance_possible() && self.kings_face_each_other(self.store.occupied()));
+            && !kings_face_each_other(&kings_between, self.store.occupied());
         let drop_checks = drops_told.then(|| self.drop_checks());
         let discoverers = (drops_told && !self.alliance_possible()).then(|| self.discoverers());
-        CheckContext { others_in_check, drop_checks, discoverers }
+        CheckContext { others_in_check, drop_checks, discoverers, kings_between }
     }
 
     /// The pieces of the player to move that stand first on a ray from another player's king
@@ -622,7 +626,7 @@ impl SanninPosition {
             (Move::Normal { from, to, promote }, _, Some(discoverers)) if !discoverers.contains(from) => {
                 self.board_move_checks(from, to, promote)
             }
-            _ => self.move_may_give_check(m, context.others_in_check),
+            _ => self.move_may_give_check(m, context),
         }
     }
 
@@ -644,11 +648,10 @@ impl SanninPosition {
     /// the drop's lookup inlines into the search's loop over the late moves, most of them drops
     /// where hands are full.
     #[inline(never)]
-    fn move_may_give_check(&self, m: Move, others_in_check: PlayerSet) -> bool {
+    fn move_may_give_check(&self, m: Move, context: &CheckContext) -> bool {
         if self.says_true_of_every_move() {
             return true;
         }
-        let alliance_possible = self.alliance_possible();
         let mover = self.to_move;
         let (from, to, piece) = match m {
             Move::Normal { from, to, promote } => {
@@ -677,7 +680,7 @@ impl SanninPosition {
                 let others = self.others_pieces(p) - changed;
                 (grid.next_door(king).contains(to) && grid.attacks_next_door(to, king, tables.near_hours[code]))
                     || (grid.lines(king).contains(to) && grid.ranges_onto(to, king, tables.range_hours[code], occupied))
-                    || if others_in_check.contains(p) {
+                    || if context.others_in_check.contains(p) {
                         self.is_attacked(king, others, occupied)
                     } else {
                         from.and_then(|from| grid.hour_towards(king, from))
@@ -685,20 +688,19 @@ impl SanninPosition {
                     }
             })
         });
-        checks || (alliance_possible && self.kings_face_each_other(occupied))
+        checks || kings_face_each_other(&context.kings_between, occupied)
     }
 
-    /// Whether two kings stand on one line with nothing between as `occupied` says: where a
-    /// king promoted in place would attack the other.
-    fn kings_face_each_other(&self, occupied: CellSet) -> bool {
-        let grid = self.tables.grid;
-        // Pair by pair rather than through a list of the kings: a search asks this of every
-        // late move, and building the list took a third of the time (docs/BENCHMARKS.md).
-        let face = |a: Player, b: Player| match (self.kings[a], self.kings[b]) {
-            (Some(a), Some(b)) => grid.between(a, b).is_some_and(|between| (between & occupied).is_empty()),
-            _ => false,
-        };
-        face(Player::First, Player::Second) || face(Player::Second, Player::Third) || face(Player::Third, Player::First)
+    /// While a compulsory alliance can form, the cells between each two kings that stand on one
+    /// line (`None` for a pair that does not, and for every pair once no alliance can form):
+    /// where a king promoted in place by an alliance would attack another once they are empty.
+    /// Found once a node, as the kings stand still but for the king's own moves.
+    fn kings_between(&self) -> [Option<CellSet>; 3] {
+        if !self.alliance_possible() {
+            return [None; 3];
+        }
+        let between = |a: Player, b: Player| self.tables.grid.between(self.kings[a]?, self.kings[b]?);
+        [between(Player::First, Player::Second), between(Player::Second, Player::Third), between(Player::Third, Player::First)]
     }
 
     /// Whether `player` may promote now: never while allied; after the alliance dissolves only
@@ -838,6 +840,12 @@ impl fmt::Debug for SanninPosition {
             .field("outcome", &self.outcome)
             .finish()
     }
+}
+
+/// Whether two kings of `kings_between` face each other with nothing between them as
+/// `occupied` says.
+fn kings_face_each_other(kings_between: &[Option<CellSet>; 3], occupied: CellSet) -> bool {
+    kings_between.iter().flatten().any(|&between| (between & occupied).is_empty())
 }
 
 #[cfg(test)]
