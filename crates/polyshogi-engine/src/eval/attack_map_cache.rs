@@ -4,11 +4,11 @@
 //! so most of a node's seats come back as they stood at its parent, and their pieces need not
 //! be walked again. What its ranging pieces reach depends on the other pieces too: it is kept
 //! with the occupied cells it was found on, while none of the cells it reaches changes. When
-//! one has, each ranging piece's own reach is kept the same way, by its cell: a move seldom
-//! changes what more than one of a seat's ranging pieces reaches.
+//! one has, each ranging piece's own reach is kept the same way, by its cell (`KeptReaches`): a
+//! move seldom changes what more than one of a seat's ranging pieces reaches.
 
 use polyshogi::cellset::CellSet;
-use polyshogi::geometry::Cell;
+use polyshogi::geometry::{Cell, KeptReaches};
 use polyshogi::mv::HourSet;
 
 /// Entries (a power of two): 4 K of 64 bytes.
@@ -24,26 +24,16 @@ struct Entry {
     ranges: CellSet,
 }
 
-/// What a ranging piece on one cell reaches along `hours`, found on `occupied`. A blank entry
-/// ranges along no hour, which no ranging piece does, so that it never answers.
-#[derive(Clone, Copy, Default)]
-struct Reach {
-    hours: HourSet,
-    occupied: CellSet,
-    cells: CellSet,
-}
-
 pub struct AttackMapCache {
     entries: Box<[Entry]>,
-    /// By cell.
-    reaches: Box<[Reach; 128]>,
+    reaches: KeptReaches,
 }
 
 impl AttackMapCache {
     /// An empty cache. Its blank entries hold key 0 with no cells and no value: what a seat
     /// with no piece on the board (key 0) has, so that they need no mark of their own.
     pub fn new() -> AttackMapCache {
-        AttackMapCache { entries: vec![Entry::default(); ENTRIES].into_boxed_slice(), reaches: Box::new([Reach::default(); 128]) }
+        AttackMapCache { entries: vec![Entry::default(); ENTRIES].into_boxed_slice(), reaches: KeptReaches::new() }
     }
 
     /// Starts loading the entry of board key `key`, for a position about to be evaluated.
@@ -83,20 +73,13 @@ impl AttackMapCache {
 
     /// The union of what `ranging_pieces` reach, each piece's reach kept by its cell.
     fn ranges(
-        reaches: &mut [Reach; 128],
+        reaches: &mut KeptReaches,
         occupied: CellSet,
         ranging_pieces: impl Iterator<Item = (Cell, HourSet)>,
         reach: impl Fn(Cell, HourSet) -> CellSet,
     ) -> CellSet {
-        let mut map = CellSet::EMPTY;
-        for (from, hours) in ranging_pieces {
-            let kept = &mut reaches[from.usize()];
-            if kept.hours != hours || !((kept.occupied ^ occupied) & kept.cells).is_empty() {
-                *kept = Reach { hours, occupied, cells: reach(from, hours) };
-            }
-            map |= kept.cells;
-        }
-        map
+        ranging_pieces
+            .fold(CellSet::EMPTY, |map, (from, hours)| map | reaches.reach(from, hours, occupied, || reach(from, hours)))
     }
 }
 

@@ -3,13 +3,14 @@
 //! player at every node that lists actions, so the part fixed by where a player's pieces stand
 //! (their steps and leaps) is kept, per thread, by his board key: a move changes one player's
 //! placement (two with a capture), so most players come back as they stood a node before.
-//! What the ranging pieces reach depends on the whole board and is found each time.
+//! What each ranging piece reaches is kept by its cell while no cell of it changes.
 
 use std::cell::RefCell;
 
 use super::alliance::value;
 use super::position::SanninPosition;
 use crate::cellset::CellSet;
+use crate::geometry::KeptReaches;
 use crate::piece_store::piece_of;
 use crate::player::Player;
 
@@ -56,16 +57,21 @@ struct Entry {
 
 thread_local! {
     static STEP_MAPS: RefCell<Box<[Entry]>> = RefCell::new(vec![Entry::default(); ENTRIES].into_boxed_slice());
+    static REACHES: RefCell<KeptReaches> = RefCell::new(KeptReaches::new());
 }
 
 impl SanninPosition {
     /// What `player`'s pieces attack, by the value of each attacker.
     pub(super) fn attack_maps(&self, player: Player) -> AttackMaps {
         let mut maps = self.kept_step_maps(player);
-        for from in self.store.pieces_of(player) & self.rangers {
-            let code = self.store.code(from) as usize;
-            maps.by_value[attacker_value(code)] |= self.reach_along(from, self.tables.range_hours[code]);
-        }
+        let occupied = self.store.occupied();
+        REACHES.with_borrow_mut(|reaches| {
+            for from in self.store.pieces_of(player) & self.rangers {
+                let code = self.store.code(from) as usize;
+                let hours = self.tables.range_hours[code];
+                maps.by_value[attacker_value(code)] |= reaches.reach(from, hours, occupied, || self.reach_along(from, hours));
+            }
+        });
         maps
     }
 
@@ -127,8 +133,8 @@ mod tests {
 
     /// The kept maps are those found afresh, along random games played move for move under
     /// the default tables and under those where a promoted rook keeps its rear diagonal range,
-    /// in one thread: each placement is read under both, so that a kept range would show
-    /// wherever a promoted rook stands.
+    /// in one thread: each placement is read under both, so that a reach kept from a promoted
+    /// rook of the other rules (the same cell and board, other hours) would show.
     #[test]
     fn kept_attack_maps_are_those_of_the_board() {
         let mut rear = SanninRules::default();
